@@ -1,0 +1,71 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "swift-corelocation",
+    platforms: [.macOS(.v15)],
+    products: [
+        // Apple's API: `import CoreLocation`.
+        .library(name: "CoreLocation", targets: ["CoreLocation"]),
+        // Deterministic harness for apps' own tests (virtual clock, scripted prompts, simulated sources).
+        .library(name: "CoreLocationTesting", targets: ["CoreLocationTesting"]),
+        .executable(name: "locationctl", targets: ["locationctl"]),
+        .executable(name: "corelocation-bench", targets: ["corelocation-bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        // Layer 0: pure geodesy (Karney's geodesic on WGS84), no Foundation.
+        .target(name: "LocationGeodesy"),
+        // Shared primitives: the raw fix, the engine loop (real and virtual time).
+        .target(name: "LocationCore", dependencies: [
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // Layer 1: sources of raw samples (fixed point, GPX, simulated routes).
+        .target(name: "LocationSources", dependencies: [
+            "LocationCore", "LocationGeodesy",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // Layer 2: the per-device engine (demand, filters, pausing, single requests).
+        .target(name: "LocationEngine", dependencies: [
+            "LocationCore", "LocationSources", "LocationGeodesy",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // Layer 3: per-app policy (identity, authorization store, prompts, approximate location).
+        .target(name: "LocationPolicy", dependencies: [
+            "LocationCore",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // Layer 4: the service and its transports (in-process today; locationd's socket later).
+        .target(name: "LocationService", dependencies: [
+            "LocationCore", "LocationSources", "LocationEngine", "LocationPolicy",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // Layer 5: Apple's API.
+        .target(name: "CoreLocation", dependencies: [
+            "LocationCore", "LocationGeodesy", "LocationService", "LocationPolicy", "LocationSources",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "CoreLocationTesting", dependencies: [
+            "CoreLocation", "LocationCore", "LocationService", "LocationPolicy", "LocationSources", "LocationEngine",
+        ]),
+        .executableTarget(name: "locationctl", dependencies: [
+            "LocationCore", "LocationSources", "LocationEngine", "LocationPolicy", "LocationService",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .executableTarget(name: "corelocation-bench", dependencies: ["LocationGeodesy"]),
+
+        .testTarget(name: "LocationGeodesyTests", dependencies: ["LocationGeodesy"],
+                    resources: [.copy("Fixtures")]),
+        .testTarget(name: "LocationSourcesTests", dependencies: ["LocationSources", "LocationCore"],
+                    resources: [.copy("Fixtures")]),
+        .testTarget(name: "LocationEngineTests", dependencies: ["LocationEngine", "LocationSources", "LocationCore"]),
+        .testTarget(name: "LocationPolicyTests", dependencies: ["LocationPolicy", "LocationCore"]),
+        .testTarget(name: "CoreLocationTests", dependencies: ["CoreLocation", "CoreLocationTesting"]),
+        .testTarget(name: "locationctlTests", dependencies: ["locationctl"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

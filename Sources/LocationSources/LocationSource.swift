@@ -1,0 +1,45 @@
+import Foundation
+import LocationCore
+
+/// What a source promises, so the engine can pick the cheapest one that satisfies current demand.
+public struct SourceDescriptor: Sendable, Equatable {
+    public enum Kind: String, Sendable, Codable {
+        case fixed, gpx, simulation, nmea, gpsd
+    }
+
+    /// The spec the source was made from, e.g. `sim:city-drive`.
+    public var name: String
+    public var kind: Kind
+    /// Typical horizontal accuracy of its fixes, metres.
+    public var typicalAccuracy: Double
+    /// Power drawn while running, milliwatts (a model figure; 0 for simulated sources).
+    public var powerCost: Double
+
+    public init(name: String, kind: Kind, typicalAccuracy: Double, powerCost: Double) {
+        self.name = name
+        self.kind = kind
+        self.typicalAccuracy = typicalAccuracy
+        self.powerCost = powerCost
+    }
+}
+
+/// What a running source reports to the engine.
+public enum SourceEvent: Sendable, Equatable {
+    /// A new position sample.
+    case fix(Fix)
+    /// The source is running but has no position right now (no satellites, device gone, daemon down).
+    case noFix(reason: String)
+    /// The source has nothing more to give (a replayed file reached its end).
+    case finished
+}
+
+/// A producer of raw samples.
+///
+/// A source is started and stopped by the engine, from inside the engine loop, and calls `emit`
+/// from inside the same loop. Sources schedule their own work with the loop, so they follow
+/// virtual time in tests.
+public protocol LocationSource: AnyObject, Sendable {
+    var descriptor: SourceDescriptor { get }
+    func start(on loop: any EngineLoop, emit: @escaping @Sendable (SourceEvent) -> Void)
+    func stop()
+}

@@ -1,0 +1,1 @@
+// Sources (fixed, GPX, simulation) are being written.

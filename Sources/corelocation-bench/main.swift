@@ -1,0 +1,1 @@
+print("corelocation-bench: not yet written")

@@ -1,0 +1,1 @@
+print("locationctl: not yet written")
