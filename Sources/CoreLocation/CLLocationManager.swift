@@ -1,0 +1,248 @@
+import Foundation
+import LocationCore
+import LocationEngine
+import LocationPolicy
+import LocationService
+import Logging
+
+/// The object you use to start and stop the delivery of location-related events to your app.
+///
+/// Callbacks arrive on the run loop of the thread that created the manager. A command-line app
+/// that creates it on the main thread must keep the main thread serving: `RunLoop.main.run()`
+/// or `dispatchMain()`.
+open class CLLocationManager: NSObject {
+    /// The delegate object to receive update events.
+    open weak var delegate: (any CLLocationManagerDelegate)? {
+        didSet { if delegate != nil, initialAuthorizationPending { scheduleInitialAuthorizationCallback() } }
+    }
+
+    // MARK: Configuration (Apple's iOS defaults)
+
+    /// The accuracy of the location data that your app wants to receive.
+    open var desiredAccuracy: CLLocationAccuracy = kCLLocationAccuracyBest { didSet { configurationChanged() } }
+    /// The minimum distance in meters the device must move horizontally before an update event is generated.
+    open var distanceFilter: CLLocationDistance = kCLDistanceFilterNone { didSet { configurationChanged() } }
+    /// The type of activity the app expects the user to typically perform while in the app's location session.
+    open var activityType: CLActivityType = .other { didSet { configurationChanged() } }
+    /// A Boolean value that indicates whether the location-manager object may pause location updates.
+    open var pausesLocationUpdatesAutomatically = true { didSet { configurationChanged() } }
+    /// A Boolean value that indicates whether the app receives location updates when running in the background.
+    ///
+    /// NOTE: Linux has no app suspension: a running process always counts as in use. On Apple
+    /// platforms setting this without `UIBackgroundModes` containing `location` is a fatal error;
+    /// here it is logged instead.
+    open var allowsBackgroundLocationUpdates = false {
+        didSet {
+            if allowsBackgroundLocationUpdates, !system.info.backgroundModes.contains("location") {
+                logger.warning("allowsBackgroundLocationUpdates set without UIBackgroundModes 'location' in Info.plist; Apple platforms terminate the app for this")
+            }
+        }
+    }
+    /// A Boolean value that indicates whether the status bar changes its appearance when an app uses location services in the background.
+    open var showsBackgroundLocationIndicator = false
+
+    // MARK: State
+
+    /// The most recently retrieved user location.
+    @NSCopying open private(set) var location: CLLocation?
+
+    /// The current authorization status for the app.
+    open var authorizationStatus: CLAuthorizationStatus { CLAuthorizationStatus(authorization.status) }
+
+    /// A value that indicates the level of location accuracy the app has permission to use.
+    open var accuracyAuthorization: CLAccuracyAuthorization {
+        CLAccuracyAuthorization(rawValue: authorization.accuracy.rawValue) ?? .reducedAccuracy
+    }
+
+    /// NOTE: widgets do not exist on Linux; this follows Apple's rule for the Always case.
+    open var isAuthorizedForWidgetUpdates: Bool { authorization.status == .authorizedAlways }
+
+    private let system: LocationSystem
+    private let context: CallbackContext
+    private var connection: (any ClientConnection)?
+    private var authorization: EffectiveAuthorization
+    private var initialAuthorizationPending = true
+    private var standard: (stream: StreamID, paused: Bool)?
+    private var single: StreamID?
+    private var lastStreamID: StreamID = 0
+    private let logger = Logger(label: "corelocation.manager")
+
+    public override init() {
+        system = LocationSystem.current
+        context = CallbackContext.current()
+        authorization = .notDetermined
+        super.init()
+        let weakSelf = WeakManager(self)
+        let context = self.context
+        let connection = system.provider.connect(app: system.app, info: system.info, process: system.process) { event in
+            context.perform { weakSelf.manager?.handle(event) }
+        }
+        self.connection = connection
+        authorization = connection.initialAuthorization
+        scheduleInitialAuthorizationCallback()
+    }
+
+    deinit {
+        connection?.close()
+    }
+
+    // MARK: Availability
+
+    /// Returns a Boolean value indicating whether location services are enabled on the device.
+    open class func locationServicesEnabled() -> Bool {
+        LocationSystem.current.currentAuthorization().servicesEnabled
+    }
+
+    /// Returns the app's authorization status for using location services.
+    @available(iOS, deprecated: 14.0, message: "Use the authorizationStatus instance property")
+    @available(macOS, deprecated: 11.0, message: "Use the authorizationStatus instance property")
+    open class func authorizationStatus() -> CLAuthorizationStatus {
+        CLAuthorizationStatus(LocationSystem.current.currentAuthorization().status)
+    }
+
+    /// NOTE: no magnetometer source exists yet on Linux, so heading is unavailable.
+    open class func headingAvailable() -> Bool { false }
+    /// NOTE: significant-change monitoring is not implemented on Linux yet.
+    open class func significantLocationChangeMonitoringAvailable() -> Bool { false }
+    /// NOTE: region monitoring is not implemented on Linux yet.
+    open class func isMonitoringAvailable(for regionClass: AnyClass) -> Bool { false }
+    /// NOTE: no Bluetooth source exists yet on Linux, so beacon ranging is unavailable.
+    open class func isRangingAvailable() -> Bool { false }
+    /// Deferred updates were retired by Apple in iOS 13; always `false`, as on Apple platforms.
+    @available(iOS, deprecated: 13.0, message: "Deferred location updates are no longer supported")
+    open class func deferredLocationUpdatesAvailable() -> Bool { false }
+
+    // MARK: Authorization
+
+    /// Requests the user's permission to use location services while the app is in use.
+    open func requestWhenInUseAuthorization() {
+        connection?.send(.requestAuthorization(.whenInUse))
+    }
+
+    /// Requests the user's permission to use location services regardless of whether the app is in use.
+    open func requestAlwaysAuthorization() {
+        connection?.send(.requestAuthorization(.always))
+    }
+
+    // MARK: Standard location service
+
+    /// Starts the generation of updates that report the user's current location.
+    open func startUpdatingLocation() {
+        if let single {
+            connection?.send(.stopUpdates(single))
+            self.single = nil
+        }
+        if let current = standard {
+            // Repeated starts produce no new events; a start after an automatic pause resumes.
+            guard current.paused else { return }
+            standard = (current.stream, false)
+            connection?.send(.resumeUpdates(current.stream))
+            let weakSelf = WeakManager(self)
+            context.perform {
+                guard let manager = weakSelf.manager else { return }
+                manager.delegate?.locationManagerDidResumeLocationUpdates(manager)
+            }
+            return
+        }
+        let stream = nextStreamID()
+        standard = (stream, false)
+        connection?.send(.startUpdates(stream, updateRequest(mode: .continuous)))
+    }
+
+    /// Stops the generation of location updates.
+    open func stopUpdatingLocation() {
+        if let current = standard { connection?.send(.stopUpdates(current.stream)) }
+        if let single { connection?.send(.stopUpdates(single)) }
+        standard = nil
+        single = nil
+    }
+
+    /// Requests the one-time delivery of the user's current location.
+    open func requestLocation() {
+        guard standard == nil, single == nil else { return }
+        let stream = nextStreamID()
+        single = stream
+        connection?.send(.startUpdates(stream, updateRequest(mode: .single)))
+    }
+
+    // MARK: Internals
+
+    private func nextStreamID() -> StreamID {
+        lastStreamID &+= 1
+        return lastStreamID
+    }
+
+    private func updateRequest(mode: UpdateRequest.Mode) -> UpdateRequest {
+        UpdateRequest(
+            mode: mode, desiredAccuracy: desiredAccuracy, distanceFilter: distanceFilter,
+            activity: UpdateRequest.Activity(rawValue: activityType.rawValue) ?? .other,
+            pausesAutomatically: pausesLocationUpdatesAutomatically)
+    }
+
+    private func configurationChanged() {
+        guard let current = standard else { return }
+        connection?.send(.changeUpdates(current.stream, updateRequest(mode: .continuous)))
+    }
+
+    /// Apple calls `locationManagerDidChangeAuthorization(_:)` right after creation; the call
+    /// waits for the run loop so that a delegate assigned just after `init` receives it.
+    private func scheduleInitialAuthorizationCallback() {
+        let weakSelf = WeakManager(self)
+        context.perform {
+            guard let manager = weakSelf.manager, manager.initialAuthorizationPending,
+                  let delegate = manager.delegate else { return }
+            manager.initialAuthorizationPending = false
+            delegate.locationManagerDidChangeAuthorization(manager)
+            manager.callDeprecatedAuthorizationCallback(delegate)
+        }
+    }
+
+    private func callDeprecatedAuthorizationCallback(_ delegate: any CLLocationManagerDelegate) {
+        delegate.locationManager(self, didChangeAuthorization: authorizationStatus)
+    }
+
+    /// Runs on the callback context.
+    private func handle(_ event: ServiceEvent) {
+        switch event {
+        case .authorizationChanged(let new):
+            let old = authorization
+            authorization = new
+            guard new != old else { return }
+            initialAuthorizationPending = false
+            delegate?.locationManagerDidChangeAuthorization(self)
+            if new.status != old.status, let delegate { callDeprecatedAuthorizationCallback(delegate) }
+        case .authorizationRequestInProgress:
+            break
+        case .locations(let stream, let fixes):
+            guard stream == standard?.stream || stream == single else { return }
+            let locations = fixes.map { CLLocation(fix: $0) }
+            guard let last = locations.last else { return }
+            location = last
+            delegate?.locationManager(self, didUpdateLocations: locations)
+        case .failed(let stream, let failure):
+            guard stream == standard?.stream || stream == single else { return }
+            let code: CLError.Code = failure == .denied ? .denied : .locationUnknown
+            delegate?.locationManager(self, didFailWithError: CLError(code))
+        case .paused(let stream):
+            guard let current = standard, current.stream == stream else { return }
+            standard = (stream, true)
+            delegate?.locationManagerDidPauseLocationUpdates(self)
+        case .completed(let stream):
+            if stream == single { single = nil }
+        case .stationary, .sourceFinished:
+            break
+        }
+    }
+}
+
+/// A weak reference that may cross to the callback context (only dereferenced there).
+private struct WeakManager: @unchecked Sendable {
+    weak var manager: CLLocationManager?
+    init(_ manager: CLLocationManager) { self.manager = manager }
+}
+
+extension CLAuthorizationStatus {
+    init(_ status: AuthorizationStatus) {
+        self = CLAuthorizationStatus(rawValue: status.rawValue) ?? .notDetermined
+    }
+}

@@ -1,0 +1,177 @@
+import Foundation
+import LocationCore
+import LocationEngine
+import LocationPolicy
+import LocationService
+
+/// A structure that contains the location information the framework delivers with each update.
+public struct CLLocationUpdate: Sendable {
+    /// The location, or nil when this update reports a change of state instead.
+    public let location: CLLocation?
+    /// Updates are paused because the device is not moving; they resume when it moves.
+    @available(iOS, deprecated: 18.0, renamed: "stationary")
+    public var isStationary: Bool { stationary }
+    public let stationary: Bool
+    public let authorizationDenied: Bool
+    public let authorizationDeniedGlobally: Bool
+    public let authorizationRestricted: Bool
+    public let authorizationRequestInProgress: Bool
+    /// NOTE: a running Linux process always counts as in use, so this is never set on Linux.
+    public let insufficientlyInUse: Bool
+    public let locationUnavailable: Bool
+    public let accuracyLimited: Bool
+    public let serviceSessionRequired: Bool
+
+    init(
+        location: CLLocation? = nil, stationary: Bool = false, authorizationDenied: Bool = false,
+        authorizationDeniedGlobally: Bool = false, authorizationRestricted: Bool = false,
+        authorizationRequestInProgress: Bool = false, locationUnavailable: Bool = false,
+        accuracyLimited: Bool = false, serviceSessionRequired: Bool = false
+    ) {
+        self.location = location
+        self.stationary = stationary
+        self.authorizationDenied = authorizationDenied
+        self.authorizationDeniedGlobally = authorizationDeniedGlobally
+        self.authorizationRestricted = authorizationRestricted
+        self.authorizationRequestInProgress = authorizationRequestInProgress
+        insufficientlyInUse = false
+        self.locationUnavailable = locationUnavailable
+        self.accuracyLimited = accuracyLimited
+        self.serviceSessionRequired = serviceSessionRequired
+    }
+
+    /// Configurations that tune live updates to the app's activity.
+    public enum LiveConfiguration: Sendable, Hashable {
+        case `default`
+        case automotiveNavigation
+        case otherNavigation
+        case fitness
+        case airborne
+
+        var activity: UpdateRequest.Activity {
+            switch self {
+            case .default: .other
+            case .automotiveNavigation: .automotiveNavigation
+            case .otherNavigation: .otherNavigation
+            case .fitness: .fitness
+            case .airborne: .airborne
+            }
+        }
+    }
+
+    /// Obtains an asynchronous stream of location updates.
+    ///
+    /// Iterating the stream establishes an implicit When-In-Use session: if the app's
+    /// authorization is not determined, iterating asks for it.
+    public static func liveUpdates(_ configuration: LiveConfiguration = .default) -> Updates {
+        Updates(configuration: configuration, system: LocationSystem.current)
+    }
+
+    /// An asynchronous sequence of location updates.
+    public struct Updates: AsyncSequence, Sendable {
+        public typealias Element = CLLocationUpdate
+
+        let configuration: LiveConfiguration
+        let system: LocationSystem
+
+        public func makeAsyncIterator() -> Iterator {
+            Iterator(session: LiveUpdateSession(configuration: configuration, system: system))
+        }
+
+        /// The iterator of live updates. The session ends when the iteration ends.
+        public struct Iterator: AsyncIteratorProtocol {
+            private let session: LiveUpdateSession
+            private var updates: AsyncStream<CLLocationUpdate>.Iterator
+
+            init(session: LiveUpdateSession) {
+                self.session = session
+                updates = session.updates.makeAsyncIterator()
+            }
+
+            public mutating func next() async throws -> CLLocationUpdate? {
+                await updates.next()
+            }
+        }
+    }
+}
+
+/// One iteration of `liveUpdates()`: a connection with one live stream, turned into updates.
+final class LiveUpdateSession: Sendable {
+    let updates: AsyncStream<CLLocationUpdate>
+    private let continuation: AsyncStream<CLLocationUpdate>.Continuation
+    private let connection: any ClientConnection
+    private let state = LockedState()
+
+    private static let stream: StreamID = 1
+
+    init(configuration: CLLocationUpdate.LiveConfiguration, system: LocationSystem) {
+        (updates, continuation) = AsyncStream.makeStream(of: CLLocationUpdate.self, bufferingPolicy: .bufferingNewest(256))
+        let continuation = self.continuation
+        let state = self.state
+        connection = system.provider.connect(app: system.app, info: system.info, process: system.process) { event in
+            if let update = state.translate(event) { continuation.yield(update) }
+        }
+        let connection = self.connection
+        continuation.onTermination = { _ in connection.close() }
+
+        let initial = connection.initialAuthorization
+        state.setAuthorization(initial)
+        if system.info.requiresExplicitServiceSession {
+            // NOTE: CLServiceSession is not implemented on Linux yet, so an app that requires
+            // explicit sessions is told a session is required, as Apple does without one.
+            continuation.yield(CLLocationUpdate(serviceSessionRequired: true))
+            return
+        }
+        if let update = LockedState.stateUpdate(for: initial) { continuation.yield(update) }
+        if initial.status == .notDetermined { connection.send(.requestAuthorization(.whenInUse)) }
+        connection.send(.startUpdates(Self.stream, UpdateRequest(
+            mode: .live, desiredAccuracy: -1, distanceFilter: -1,
+            activity: configuration.activity, pausesAutomatically: false)))
+    }
+
+    deinit {
+        continuation.finish()
+        connection.close()
+    }
+
+    /// The session's view of its authorization, shared with the connection's event handler.
+    final class LockedState: Sendable {
+        private let authorization = Locked(EffectiveAuthorization.notDetermined)
+
+        func setAuthorization(_ value: EffectiveAuthorization) { authorization.withLock { $0 = value } }
+
+        func translate(_ event: ServiceEvent) -> CLLocationUpdate? {
+            switch event {
+            case .authorizationChanged(let new):
+                setAuthorization(new)
+                return Self.stateUpdate(for: new)
+            case .authorizationRequestInProgress(let inProgress):
+                return inProgress ? CLLocationUpdate(authorizationRequestInProgress: true) : nil
+            case .locations(_, let fixes):
+                let limited = authorization.withLock { $0.accuracy == .reducedAccuracy }
+                guard let fix = fixes.last else { return nil }
+                return CLLocationUpdate(location: CLLocation(fix: fix), accuracyLimited: limited)
+            case .failed(_, .locationUnknown):
+                return CLLocationUpdate(locationUnavailable: true)
+            case .failed(_, .denied):
+                return Self.stateUpdate(for: authorization.withLock { $0 })
+            case .stationary(_, let still):
+                return still ? CLLocationUpdate(stationary: true) : nil
+            case .paused, .completed, .sourceFinished:
+                return nil
+            }
+        }
+
+        /// The update that reports a state without a location, or nil for states that need none.
+        static func stateUpdate(for authorization: EffectiveAuthorization) -> CLLocationUpdate? {
+            if !authorization.servicesEnabled {
+                return CLLocationUpdate(authorizationDenied: true, authorizationDeniedGlobally: true)
+            }
+            switch authorization.status {
+            case .denied: return CLLocationUpdate(authorizationDenied: true)
+            case .restricted: return CLLocationUpdate(authorizationRestricted: true)
+            default: return nil
+            }
+        }
+    }
+}

@@ -1,0 +1,297 @@
+import Foundation
+import LocationCore
+import LocationGeodesy
+import LocationSources
+import Logging
+
+/// One engine per device: runs only the sources that current demand needs and shapes what each
+/// subscriber receives (distance filter, desired accuracy, pausing, single requests).
+///
+/// All state lives inside `loop`: public methods may be called from any thread and hop onto it;
+/// handlers are called inside it and must not block.
+public final class LocationEngine: @unchecked Sendable {
+    public let loop: any EngineLoop
+    public let tuning: EngineTuning
+    private let sources: [any LocationSource]
+    private let logger: Logger
+    private let published = Locked(EngineStatus())
+    private let lastID = Locked<UInt64>(0)
+
+    // Loop-confined state.
+    private var subscriptions: [UInt64: SubscriptionState] = [:]
+    private var active: (any LocationSource)?
+    private var generation = 0
+    private var finishedSources: Set<ObjectIdentifier> = []
+    private var lastFix: Fix?
+    private var sourceHasFix = true
+    private var movement: MovementDetector
+    private var energy = EnergyMeter()
+
+    public init(
+        loop: any EngineLoop, sources: [any LocationSource], tuning: EngineTuning = EngineTuning(),
+        logger: Logger = Logger(label: "corelocation.engine")
+    ) {
+        self.loop = loop
+        self.sources = sources
+        self.tuning = tuning
+        self.logger = logger
+        movement = MovementDetector(radius: tuning.stationaryRadius)
+    }
+
+    /// What the engine is doing, as of its last change; readable from any thread.
+    public var status: EngineStatus { published.withLock { $0 } }
+
+    /// Starts delivering to `handler` according to `request`.
+    public func subscribe(
+        _ request: UpdateRequest, handler: @escaping @Sendable (SubscriptionEvent) -> Void
+    ) -> EngineSubscription {
+        let id = lastID.withLock { last in
+            last += 1
+            return last
+        }
+        loop.execute { self.add(id: id, request: request, handler: handler) }
+        return EngineSubscription(id: id, engine: self)
+    }
+
+    // MARK: Subscription control (called by EngineSubscription)
+
+    func update(_ id: UInt64, request: UpdateRequest) {
+        loop.execute {
+            guard self.subscriptions[id] != nil else { return }
+            self.subscriptions[id]?.request = request
+            self.reconcileDemand()
+        }
+    }
+
+    func resume(_ id: UInt64) {
+        loop.execute {
+            guard var state = self.subscriptions[id], state.paused else { return }
+            state.paused = false
+            state.lastDelivered = nil
+            state.firstSeen = nil
+            self.subscriptions[id] = state
+            self.deliverCached(to: id)
+            self.reconcileDemand()
+        }
+    }
+
+    func cancel(_ id: UInt64) {
+        loop.execute {
+            guard let state = self.subscriptions.removeValue(forKey: id) else { return }
+            state.timeout?.cancel()
+            self.reconcileDemand()
+        }
+    }
+
+    // MARK: Loop-confined logic
+
+    private func add(id: UInt64, request: UpdateRequest, handler: @escaping @Sendable (SubscriptionEvent) -> Void) {
+        var state = SubscriptionState(request: request, handler: handler)
+        if request.mode == .single {
+            state.timeout = loop.schedule(after: tuning.singleRequestTimeout) { self.singleTimedOut(id) }
+        }
+        subscriptions[id] = state
+        if request.mode != .single { deliverCached(to: id) }
+        reconcileDemand()
+        if !sourceHasFix, active != nil, request.mode != .single {
+            subscriptions[id]?.reportedUnknown = true
+            handler(.locationUnknown)
+        }
+    }
+
+    /// Core Location may hand a new subscriber the last known fix at once; apps check its timestamp.
+    private func deliverCached(to id: UInt64) {
+        guard let fix = lastFix, var state = subscriptions[id] else { return }
+        state.lastDelivered = fix
+        subscriptions[id] = state
+        state.handler(.locations([fix]))
+    }
+
+    private func reconcileDemand() {
+        let demanding = subscriptions.values.filter { !$0.paused }
+        let wanted: (any LocationSource)?
+        if demanding.isEmpty {
+            wanted = nil
+        } else {
+            let required = demanding.map(\.request.requiredAccuracy).min() ?? 0
+            let candidates = sources.filter { !finishedSources.contains(ObjectIdentifier($0)) }
+            wanted = SourceSelector.choose(from: candidates, requiredAccuracy: required)
+        }
+        if let active, let wanted, active === wanted { return publish() }
+        if let active {
+            active.stop()
+            energy.stopped(at: loop.now)
+            logger.debug("stopped source", metadata: ["source": "\(active.descriptor.name)"])
+            self.active = nil
+        }
+        if let wanted {
+            generation += 1
+            let current = generation
+            active = wanted
+            sourceHasFix = true
+            energy.started(name: wanted.descriptor.name, milliwatts: wanted.descriptor.powerCost, at: loop.now)
+            logger.debug("starting source", metadata: ["source": "\(wanted.descriptor.name)"])
+            wanted.start(on: loop) { event in
+                self.loop.preconditionInLoop()
+                guard current == self.generation else { return }
+                self.handle(event, from: wanted)
+            }
+        } else if !demanding.isEmpty {
+            // Demand but no source left (none configured, or all finished): say so, once.
+            handle(.noFix(reason: "no location source available"), from: nil)
+        }
+        publish()
+    }
+
+    private func handle(_ event: SourceEvent, from source: (any LocationSource)?) {
+        switch event {
+        case .fix(let fix):
+            guard fix.hasValidPosition else { return }
+            sourceHasFix = true
+            lastFix = fix
+            movement.observe(fix)
+            for id in Array(subscriptions.keys) { offer(fix, to: id) }
+            reconcileDemand()
+        case .noFix(let reason):
+            if sourceHasFix { logger.info("location unavailable", metadata: ["reason": "\(reason)"]) }
+            sourceHasFix = false
+            for (id, state) in subscriptions where state.request.mode != .single && !state.paused && !state.reportedUnknown {
+                subscriptions[id]?.reportedUnknown = true
+                state.handler(.locationUnknown)
+            }
+        case .finished:
+            guard let source else { return }
+            logger.info("source finished", metadata: ["source": "\(source.descriptor.name)"])
+            finishedSources.insert(ObjectIdentifier(source))
+            for state in subscriptions.values { state.handler(.sourceFinished) }
+            reconcileDemand()
+        }
+    }
+
+    private func offer(_ fix: Fix, to id: UInt64) {
+        guard var state = subscriptions[id] else { return }
+        state.reportedUnknown = false
+        let firstSeen = state.firstSeen ?? fix.timestamp
+        state.firstSeen = firstSeen
+        let still = min(movement.stillFor(at: fix.timestamp), fix.timestamp.timeIntervalSince(firstSeen))
+        let isStill = still >= tuning.stationaryDelay(for: state.request.activity)
+
+        switch state.request.mode {
+        case .single:
+            if meetsAccuracy(fix, state.request) {
+                subscriptions[id] = nil
+                state.timeout?.cancel()
+                state.handler(.locations([fix]))
+                state.handler(.completed)
+                return
+            }
+            if state.best.map({ fix.horizontalAccuracy <= $0.horizontalAccuracy }) ?? true { state.best = fix }
+            subscriptions[id] = state
+        case .continuous:
+            if state.paused { return }
+            if state.request.pausesAutomatically && isStill {
+                state.paused = true
+                subscriptions[id] = state
+                state.handler(.paused)
+                return
+            }
+            deliverIfDue(fix, state: &state)
+            subscriptions[id] = state
+        case .live:
+            if isStill != state.stationary {
+                state.stationary = isStill
+                state.handler(.stationary(isStill))
+            }
+            if !isStill { deliverIfDue(fix, state: &state) }
+            subscriptions[id] = state
+        }
+    }
+
+    private func deliverIfDue(_ fix: Fix, state: inout SubscriptionState) {
+        if let last = state.lastDelivered {
+            guard fix.timestamp > last.timestamp else { return }
+            let filter = effectiveDistanceFilter(state.request)
+            if filter > 0 {
+                let moved = Geodesic.wgs84.distance(
+                    latitude1: last.latitude, longitude1: last.longitude,
+                    latitude2: fix.latitude, longitude2: fix.longitude)
+                let improved = last.horizontalAccuracy > 0
+                    && fix.horizontalAccuracy <= last.horizontalAccuracy * tuning.accuracyImprovementRatio
+                guard moved >= filter || improved else { return }
+            }
+        }
+        state.lastDelivered = fix
+        state.handler(.locations([fix]))
+    }
+
+    /// The distance filter the engine applies: the app's own, widened for coarse accuracy requests.
+    private func effectiveDistanceFilter(_ request: UpdateRequest) -> Double {
+        let own = max(request.distanceFilter, 0)
+        guard request.desiredAccuracy >= tuning.coarseAccuracyThreshold else { return own }
+        return max(own, request.desiredAccuracy / 2)
+    }
+
+    private func meetsAccuracy(_ fix: Fix, _ request: UpdateRequest) -> Bool {
+        request.requiredAccuracy == 0 || fix.horizontalAccuracy <= request.requiredAccuracy
+    }
+
+    private func singleTimedOut(_ id: UInt64) {
+        guard let state = subscriptions.removeValue(forKey: id) else { return }
+        if let best = state.best {
+            state.handler(.locations([best]))
+        } else {
+            state.handler(.locationUnknown)
+        }
+        state.handler(.completed)
+        reconcileDemand()
+    }
+
+    private func publish() {
+        let snapshot = EngineStatus(
+            activeSource: active?.descriptor.name,
+            subscriberCount: subscriptions.count,
+            demandingCount: subscriptions.values.filter { !$0.paused }.count,
+            lastFix: lastFix,
+            energy: energy.report(at: loop.now))
+        published.withLock { $0 = snapshot }
+    }
+}
+
+/// A subscriber's handle. Dropping it does not cancel: call `cancel()`.
+public final class EngineSubscription: Sendable {
+    public let id: UInt64
+    private let engine: LocationEngine
+
+    init(id: UInt64, engine: LocationEngine) {
+        self.id = id
+        self.engine = engine
+    }
+
+    /// Changes what this subscriber wants (e.g. a new distance filter).
+    public func update(_ request: UpdateRequest) { engine.update(id, request: request) }
+    /// Ends an automatic pause: the next fix (or the cached one) is a new initial event.
+    public func resume() { engine.resume(id) }
+    public func cancel() { engine.cancel(id) }
+}
+
+/// A snapshot of the engine for diagnostics.
+public struct EngineStatus: Sendable, Equatable {
+    public var activeSource: String?
+    public var subscriberCount = 0
+    /// Subscribers that currently need a source (paused ones do not).
+    public var demandingCount = 0
+    public var lastFix: Fix?
+    public var energy = EnergyReport(joules: 0, runningTime: [:], sourceStarts: 0)
+}
+
+private struct SubscriptionState {
+    var request: UpdateRequest
+    let handler: @Sendable (SubscriptionEvent) -> Void
+    var lastDelivered: Fix?
+    var firstSeen: Date?
+    var paused = false
+    var stationary = false
+    var reportedUnknown = false
+    var best: Fix?
+    var timeout: ScheduledWork?
+}

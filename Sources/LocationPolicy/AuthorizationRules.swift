@@ -1,0 +1,124 @@
+import Foundation
+
+/// What an authorization request does, decided before anyone is asked.
+public enum AuthorizationRequestOutcome: Sendable, Equatable {
+    /// Apple's documented no-op: no prompt and no delegate callback.
+    case ignored(reason: String)
+    /// The app's Info.plist lacks a required usage description: the request fails at once.
+    case missingUsageDescription(key: String)
+    /// Ask the user (or the policy standing in for them).
+    case prompt(PromptRequest)
+}
+
+/// Apple's authorization rules as pure functions, shared by the in-process engine and `locationd`.
+///
+/// Sources: checklist §12 items 1–5 (`requestWhenInUseAuthorization()` only from `.notDetermined`;
+/// `requestAlwaysAuthorization()` from `.notDetermined` or once from `.authorizedWhenInUse`, never
+/// after Allow Once; usage-description keys required; the global switch wins over everything).
+public enum AuthorizationRules {
+    public static func evaluate(
+        _ level: AuthorizationLevel, app: AppIdentity, info: AppInfo,
+        record: AppRecord?, effective: EffectiveAuthorization
+    ) -> AuthorizationRequestOutcome {
+        guard effective.servicesEnabled else {
+            return .ignored(reason: "Location Services are switched off for this device")
+        }
+        guard let whenInUse = info.whenInUseUsageDescription, !whenInUse.isEmpty else {
+            return .missingUsageDescription(key: "NSLocationWhenInUseUsageDescription")
+        }
+        let preciseByDefault = !info.defaultAccuracyReduced
+        switch level {
+        case .whenInUse:
+            guard effective.status == .notDetermined else {
+                return .ignored(reason: "authorization was already determined")
+            }
+            return .prompt(PromptRequest(
+                app: app, kind: .initial, level: .whenInUse,
+                usageDescription: whenInUse, preciseByDefault: preciseByDefault))
+        case .always:
+            let always = info.alwaysAndWhenInUseUsageDescription ?? info.alwaysUsageDescription
+            guard let always, !always.isEmpty else {
+                return .missingUsageDescription(key: "NSLocationAlwaysAndWhenInUseUsageDescription")
+            }
+            switch effective.status {
+            case .notDetermined:
+                return .prompt(PromptRequest(
+                    app: app, kind: .initial, level: .always,
+                    usageDescription: always, preciseByDefault: preciseByDefault))
+            case .authorizedWhenInUse:
+                if record?.allowOnce != nil {
+                    return .ignored(reason: "Always cannot be requested after Allow Once")
+                }
+                if record?.alwaysRequestUsed == true {
+                    return .ignored(reason: "an app may request Always authorization only once")
+                }
+                return .prompt(PromptRequest(
+                    app: app, kind: .upgradeToAlways, level: .always,
+                    usageDescription: always, preciseByDefault: preciseByDefault))
+            default:
+                return .ignored(reason: "authorization was already determined")
+            }
+        }
+    }
+
+    /// The record after the user answered `request`.
+    public static func apply(
+        _ answer: PromptAnswer, to record: AppRecord?, request: PromptRequest,
+        process: ProcessStamp, now: Date
+    ) -> AppRecord {
+        var result = record ?? AppRecord(
+            status: .notDetermined, displayName: request.app.displayName,
+            executablePath: request.app.executablePath, updated: now)
+        result.displayName = request.app.displayName
+        result.executablePath = request.app.executablePath
+        result.updated = now
+        if request.level == .always { result.alwaysRequestUsed = true }
+        switch answer {
+        case .allowOnce(let precise):
+            result.status = .authorizedWhenInUse
+            result.accuracy = precise ? .fullAccuracy : .reducedAccuracy
+            result.allowOnce = process
+        case .allowWhileUsing(let precise):
+            // From .notDetermined, an Always request answered "Allow While Using App" grants
+            // provisional Always (Apple: the delegate receives .authorizedAlways).
+            result.status = request.level == .always ? .authorizedAlways : .authorizedWhenInUse
+            result.accuracy = precise ? .fullAccuracy : .reducedAccuracy
+            result.allowOnce = nil
+        case .dontAllow:
+            result.status = .denied
+            result.allowOnce = nil
+        case .changeToAlways:
+            result.status = .authorizedAlways
+        case .keepWhileUsing:
+            break
+        }
+        return result
+    }
+}
+
+extension AuthorizationDatabase {
+    /// What `appID` may do now: the global switch and Allow Once expiry applied to its record.
+    public func effectiveAuthorization(
+        for appID: String, isAlive: (ProcessStamp) -> Bool
+    ) -> EffectiveAuthorization {
+        guard var record = apps[appID] else {
+            return EffectiveAuthorization(
+                status: servicesEnabled ? .notDetermined : .denied,
+                accuracy: .fullAccuracy, servicesEnabled: servicesEnabled)
+        }
+        if let once = record.allowOnce, !isAlive(once) {
+            record.status = .notDetermined
+            record.accuracy = .fullAccuracy
+        }
+        return EffectiveAuthorization(
+            status: servicesEnabled ? record.status : .denied,
+            accuracy: record.accuracy, servicesEnabled: servicesEnabled)
+    }
+
+    /// Forgets Allow Once grants whose process has ended (the app is back to "not determined").
+    public mutating func removeExpiredAllowOnce(isAlive: (ProcessStamp) -> Bool) {
+        for (id, record) in apps {
+            if let once = record.allowOnce, !isAlive(once) { apps[id] = nil }
+        }
+    }
+}

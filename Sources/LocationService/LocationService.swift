@@ -1,0 +1,336 @@
+import Foundation
+import LocationCore
+import LocationEngine
+import LocationPolicy
+import Logging
+
+/// The location service: one engine shared by every connected app, with each app's authorization
+/// enforced here — before any location leaves the service — never in the app.
+///
+/// The same class runs in-process (the embedded default) and, later, inside `locationd`.
+/// All state is confined to the engine's loop.
+public final class LocationService: LocationServiceProvider, @unchecked Sendable {
+    public let engine: LocationEngine
+    private let store: any AuthorizationStore
+    private let prompter: (any AuthorizationPrompter)?
+    private let isAlive: @Sendable (ProcessStamp) -> Bool
+    private let logger: Logger
+    private let lastClientID = Locked<UInt64>(0)
+    private var loop: any EngineLoop { engine.loop }
+
+    // Loop-confined state.
+    private var clients: [UInt64: Client] = [:]
+    private var database = AuthorizationDatabase()
+    private var storeError: String?
+    private var lastToken: StoreChangeToken?
+    private var pendingPrompts: Set<String> = []
+    private var watching: ScheduledWork?
+
+    /// - Parameters:
+    ///   - prompter: who answers authorization requests; nil leaves them pending (and says so).
+    ///   - isAlive: whether a process still runs (Allow Once lasts as long as its process).
+    public init(
+        engine: LocationEngine, store: any AuthorizationStore, prompter: (any AuthorizationPrompter)?,
+        isAlive: @escaping @Sendable (ProcessStamp) -> Bool,
+        logger: Logger = Logger(label: "corelocation.service")
+    ) {
+        self.engine = engine
+        self.store = store
+        self.prompter = prompter
+        self.isAlive = isAlive
+        self.logger = logger
+        loop.execute { self.reloadStore(force: true) }
+    }
+
+    // MARK: Connections
+
+    public func connect(
+        app: AppIdentity, info: AppInfo, process: ProcessStamp,
+        events: @escaping @Sendable (ServiceEvent) -> Void
+    ) -> any ClientConnection {
+        let id = lastClientID.withLock { last in
+            last += 1
+            return last
+        }
+        let initial = currentAuthorization(app: app, process: process)
+        loop.execute {
+            self.clients[id] = Client(app: app, info: info, process: process, events: events, authorization: initial)
+            // The store may have changed between the read above and now.
+            self.reauthorize(clientID: id)
+            if self.pendingPrompts.contains(app.id) { events(.authorizationRequestInProgress(true)) }
+        }
+        return InProcessConnection(id: id, service: self, initialAuthorization: initial)
+    }
+
+    func receive(_ request: ClientRequest, from id: UInt64) {
+        loop.execute { self.handle(request, from: id) }
+    }
+
+    func disconnect(_ id: UInt64) {
+        loop.execute {
+            guard let client = self.clients.removeValue(forKey: id) else { return }
+            for stream in client.streams.values { stream.subscription?.cancel() }
+        }
+    }
+
+    // MARK: Watching the store
+
+    /// Polls the store so that `locationctl grant|revoke|services` reach running apps within a second.
+    public func startWatchingStore(every interval: TimeInterval = 0.25) {
+        loop.execute {
+            guard self.watching == nil else { return }
+            self.scheduleWatch(interval)
+        }
+    }
+
+    public func stopWatchingStore() {
+        loop.execute {
+            self.watching?.cancel()
+            self.watching = nil
+        }
+    }
+
+    /// Re-reads the store now and tells every affected client.
+    public func refreshAuthorization() {
+        loop.execute { self.reloadStore(force: true) }
+    }
+
+    private func scheduleWatch(_ interval: TimeInterval) {
+        watching = loop.schedule(after: interval) {
+            guard self.watching != nil else { return }
+            self.reloadStore(force: false)
+            self.scheduleWatch(interval)
+        }
+    }
+
+    private func reloadStore(force: Bool) {
+        let token = store.changeToken()
+        guard force || token != lastToken else { return }
+        lastToken = token
+        do {
+            database = try store.read()
+            storeError = nil
+        } catch {
+            if storeError == nil {
+                logger.error("authorization store unreadable; denying all location access until it is fixed",
+                             metadata: ["error": "\(error)"])
+            }
+            storeError = "\(error)"
+        }
+        for id in clients.keys { reauthorize(clientID: id) }
+    }
+
+    // MARK: Authorization
+
+    /// A failed store never grants: every app is denied until it can be read again.
+    private func effective(for appID: String, process: ProcessStamp) -> EffectiveAuthorization {
+        if storeError != nil {
+            return EffectiveAuthorization(status: .denied, accuracy: .reducedAccuracy, servicesEnabled: true)
+        }
+        return database.effectiveAuthorization(for: appID) { $0 == process || self.isAlive($0) }
+    }
+
+    public func currentAuthorization(app: AppIdentity, process: ProcessStamp) -> EffectiveAuthorization {
+        do {
+            return try store.read().effectiveAuthorization(for: app.id) { $0 == process || self.isAlive($0) }
+        } catch {
+            return EffectiveAuthorization(status: .denied, accuracy: .reducedAccuracy, servicesEnabled: true)
+        }
+    }
+
+    private func reauthorize(clientID id: UInt64) {
+        guard var client = clients[id] else { return }
+        let now = effective(for: client.app.id, process: client.process)
+        let changed = now != client.authorization
+        let accuracyChanged = now.accuracy != client.authorization.accuracy
+        client.authorization = now
+        clients[id] = client
+        if changed { client.events(.authorizationChanged(now)) }
+        if pendingPrompts.contains(client.app.id), now.status != .notDetermined {
+            pendingPrompts.remove(client.app.id)
+            notifyApp(client.app.id, .authorizationRequestInProgress(false))
+        }
+        for streamID in client.streams.keys { enforce(clientID: id, streamID: streamID, accuracyChanged: accuracyChanged) }
+    }
+
+    private func requestAuthorization(_ level: AuthorizationLevel, clientID id: UInt64) {
+        guard let client = clients[id] else { return }
+        if pendingPrompts.contains(client.app.id) {
+            logger.debug("authorization request already in progress", metadata: ["app": "\(client.app.id)"])
+            return
+        }
+        guard storeError == nil else {
+            logger.error("authorization request refused: the authorization store is unreadable",
+                         metadata: ["app": "\(client.app.id)"])
+            return
+        }
+        let outcome = AuthorizationRules.evaluate(
+            level, app: client.app, info: client.info,
+            record: database.apps[client.app.id], effective: client.authorization)
+        switch outcome {
+        case .ignored(let reason):
+            logger.debug("authorization request has no effect", metadata: ["app": "\(client.app.id)", "reason": "\(reason)"])
+        case .missingUsageDescription(let key):
+            logger.error("""
+                \(client.app.displayName): location authorization request failed: the app's Info.plist has no \
+                \(key). Add it (next to the executable, or via CORELOCATION_INFO_PLIST) with a sentence telling \
+                the user why the app needs their location.
+                """)
+        case .prompt(let prompt):
+            pendingPrompts.insert(client.app.id)
+            notifyApp(client.app.id, .authorizationRequestInProgress(true))
+            let process = client.process
+            guard let prompter else { return answered(nil, prompt: prompt, process: process) }
+            prompter.prompt(prompt) { answer in
+                self.loop.execute { self.answered(answer, prompt: prompt, process: process) }
+            }
+        }
+    }
+
+    private func answered(_ answer: PromptAnswer?, prompt: PromptRequest, process: ProcessStamp) {
+        let app = prompt.app
+        guard let answer else {
+            logger.notice("""
+                \(app.displayName) is waiting for location authorization and nobody can answer here \
+                (no terminal, no prompt policy). Answer with `locationctl grant \(app.id)` (or `--once`, \
+                `--always`, `--approximate`) or `locationctl revoke \(app.id)`, or set \
+                CORELOCATION_PROMPT_POLICY=allow|allow-once|always|deny.
+                """)
+            return
+        }
+        do {
+            try store.update { db in
+                db.removeExpiredAllowOnce { $0 == process || self.isAlive($0) }
+                db.apps[app.id] = AuthorizationRules.apply(
+                    answer, to: db.apps[app.id], request: prompt, process: process, now: Date())
+            }
+        } catch {
+            logger.error("could not record the authorization answer", metadata: ["error": "\(error)"])
+        }
+        pendingPrompts.remove(app.id)
+        notifyApp(app.id, .authorizationRequestInProgress(false))
+        reloadStore(force: true)
+    }
+
+    private func notifyApp(_ appID: String, _ event: ServiceEvent) {
+        for client in clients.values where client.app.id == appID { client.events(event) }
+    }
+
+    // MARK: Streams
+
+    private func handle(_ request: ClientRequest, from id: UInt64) {
+        guard clients[id] != nil else { return }
+        switch request {
+        case .requestAuthorization(let level):
+            requestAuthorization(level, clientID: id)
+        case .startUpdates(let streamID, let update):
+            if let existing = clients[id]?.streams[streamID] {
+                existing.subscription?.cancel()
+            }
+            clients[id]?.streams[streamID] = Stream(request: update)
+            enforce(clientID: id, streamID: streamID, accuracyChanged: false)
+        case .changeUpdates(let streamID, let update):
+            guard var stream = clients[id]?.streams[streamID] else { return }
+            stream.request = update
+            clients[id]?.streams[streamID] = stream
+            if let authorization = clients[id]?.authorization {
+                stream.subscription?.update(Self.engineRequest(update, authorization))
+            }
+        case .resumeUpdates(let streamID):
+            clients[id]?.streams[streamID]?.subscription?.resume()
+        case .stopUpdates(let streamID):
+            clients[id]?.streams.removeValue(forKey: streamID)?.subscription?.cancel()
+        }
+    }
+
+    /// Makes a stream's engine subscription match the client's authorization: the one place
+    /// where access is granted or withdrawn.
+    private func enforce(clientID id: UInt64, streamID: StreamID, accuracyChanged: Bool) {
+        guard let client = clients[id], var stream = client.streams[streamID] else { return }
+        let authorization = client.authorization
+        if authorization.status.isAuthorized {
+            if stream.subscription != nil && !accuracyChanged { return }
+            stream.subscription?.cancel()
+            stream.approximate = ApproximateLocation()
+            stream.subscription = engine.subscribe(Self.engineRequest(stream.request, authorization)) { event in
+                self.deliver(event, clientID: id, streamID: streamID)
+            }
+            clients[id]?.streams[streamID] = stream
+            return
+        }
+        stream.subscription?.cancel()
+        stream.subscription = nil
+        clients[id]?.streams[streamID] = stream
+        guard authorization.status == .denied || authorization.status == .restricted else { return }
+        client.events(.failed(streamID, .denied))
+        if stream.request.mode == .single {
+            clients[id]?.streams[streamID] = nil
+            client.events(.completed(streamID))
+        }
+    }
+
+    /// Reduced accuracy asks the engine for coarse data only: cheaper sources, fewer wake-ups.
+    private static func engineRequest(_ request: UpdateRequest, _ authorization: EffectiveAuthorization) -> UpdateRequest {
+        guard authorization.accuracy == .reducedAccuracy else { return request }
+        var coarse = request
+        coarse.desiredAccuracy = max(request.desiredAccuracy, 3_000)
+        return coarse
+    }
+
+    private func deliver(_ event: SubscriptionEvent, clientID id: UInt64, streamID: StreamID) {
+        guard let client = clients[id], var stream = client.streams[streamID] else { return }
+        // Checked again at delivery: nothing leaves the service for an app not authorized now.
+        guard client.authorization.status.isAuthorized else { return }
+        switch event {
+        case .locations(let fixes):
+            var shown = fixes
+            if client.authorization.accuracy == .reducedAccuracy {
+                shown = fixes.compactMap { stream.approximate.filter($0) }
+                clients[id]?.streams[streamID] = stream
+            }
+            if !shown.isEmpty { client.events(.locations(streamID, shown)) }
+        case .locationUnknown:
+            client.events(.failed(streamID, .locationUnknown))
+        case .paused:
+            client.events(.paused(streamID))
+        case .stationary(let still):
+            client.events(.stationary(streamID, still))
+        case .completed:
+            clients[id]?.streams[streamID] = nil
+            client.events(.completed(streamID))
+        case .sourceFinished:
+            client.events(.sourceFinished(streamID))
+        }
+    }
+}
+
+private struct Client {
+    let app: AppIdentity
+    let info: AppInfo
+    let process: ProcessStamp
+    let events: @Sendable (ServiceEvent) -> Void
+    var authorization: EffectiveAuthorization
+    var streams: [StreamID: Stream] = [:]
+}
+
+private struct Stream {
+    var request: UpdateRequest
+    var subscription: EngineSubscription?
+    var approximate = ApproximateLocation()
+}
+
+/// The in-process transport: requests become direct calls into the service.
+final class InProcessConnection: ClientConnection {
+    let id: UInt64
+    let service: LocationService
+    let initialAuthorization: EffectiveAuthorization
+
+    init(id: UInt64, service: LocationService, initialAuthorization: EffectiveAuthorization) {
+        self.id = id
+        self.service = service
+        self.initialAuthorization = initialAuthorization
+    }
+
+    func send(_ request: ClientRequest) { service.receive(request, from: id) }
+    func close() { service.disconnect(id) }
+}

@@ -1,0 +1,26 @@
+import ArgumentParser
+import Foundation
+import Logging
+
+/// `locationctl`: the command line of the location system.
+///
+/// `locate` and `watch` read the engine directly, as gpsd's own clients do: this is the
+/// system's administration tool, not an app, so it needs no per-app authorization.
+@main
+struct LocationCtl: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "locationctl",
+        abstract: "Locate, watch and administer the Core Location system for Linux.",
+        version: "0.1.0",
+        subcommands: [
+            Locate.self, Watch.self, Apps.self, Grant.self, Revoke.self, Reset.self, Services.self,
+        ])
+
+    static func bootstrapLogging(verbose: Bool) {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = verbose ? .debug : .warning
+            return handler
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import ArgumentParser
+import Foundation
+import LocationPolicy
+
+extension LocationCtl {
+    struct Apps: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List apps and their location authorization.")
+
+        @OptionGroup var storeOptions: StoreOptions
+        @Flag(name: .long, help: "Print JSON.") var json = false
+
+        func run() async throws {
+            let database = try storeOptions.read()
+            let alive: (ProcessStamp) -> Bool = { ProcessStamp.isAlive($0) }
+            if json {
+                let apps = database.apps.keys.sorted().map { id -> [String: Any] in
+                    let record = database.apps[id]!
+                    let effective = database.effectiveAuthorization(for: id, isAlive: alive)
+                    return [
+                        "id": id, "name": record.displayName, "executable": record.executablePath,
+                        "status": effective.status.name, "accuracy": effective.accuracy.name,
+                        "allowOnce": record.allowOnce != nil, "alwaysRequestUsed": record.alwaysRequestUsed,
+                    ]
+                }
+                let object: [String: Any] = ["servicesEnabled": database.servicesEnabled, "apps": apps]
+                let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+                print(String(decoding: data, as: UTF8.self))
+                return
+            }
+            print("Location Services: \(database.servicesEnabled ? "on" : "off")")
+            if database.apps.isEmpty { print("No app has asked for location yet.") }
+            for id in database.apps.keys.sorted() {
+                let record = database.apps[id]!
+                let effective = database.effectiveAuthorization(for: id, isAlive: alive)
+                var flags: [String] = [effective.accuracy == .fullAccuracy ? "precise" : "approximate"]
+                if record.allowOnce != nil { flags.append("allow once") }
+                print("\(id)  \(effective.status.name)  (\(flags.joined(separator: ", ")))  \(record.displayName)")
+            }
+        }
+    }
+
+    struct Grant: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Allow an app to use location (While Using, or Always).")
+
+        @Argument(help: "The app: its bundle identifier, or its executable path.") var app: String
+        @Flag(name: .long, help: "Grant Always instead of While Using.") var always = false
+        @Flag(name: .long, help: "Approximate location only (Precise off).") var approximate = false
+        @OptionGroup var storeOptions: StoreOptions
+
+        func run() async throws {
+            try storeOptions.update { database in
+                var record = database.apps[app] ?? AppRecord(
+                    status: .notDetermined, displayName: Self.displayName(for: app), executablePath: app.hasPrefix("/") ? app : "",
+                    updated: Date())
+                record.status = always ? .authorizedAlways : .authorizedWhenInUse
+                record.accuracy = approximate ? .reducedAccuracy : .fullAccuracy
+                record.allowOnce = nil
+                record.updated = Date()
+                database.apps[app] = record
+            }
+            print("\(app): \(always ? "Always" : "While Using"), \(approximate ? "approximate" : "precise")")
+        }
+
+        static func displayName(for app: String) -> String {
+            app.hasPrefix("/") ? URL(fileURLWithPath: app).lastPathComponent : app
+        }
+    }
+
+    struct Revoke: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Deny an app the use of location (Never).")
+
+        @Argument(help: "The app: its bundle identifier, or its executable path.") var app: String
+        @OptionGroup var storeOptions: StoreOptions
+
+        func run() async throws {
+            try storeOptions.update { database in
+                var record = database.apps[app] ?? AppRecord(
+                    status: .denied, displayName: Grant.displayName(for: app), executablePath: app.hasPrefix("/") ? app : "",
+                    updated: Date())
+                record.status = .denied
+                record.allowOnce = nil
+                record.updated = Date()
+                database.apps[app] = record
+            }
+            print("\(app): denied")
+        }
+    }
+
+    struct Reset: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Forget an app's decision (it will be asked again), or every app's with --all.")
+
+        @Argument(help: "The app: its bundle identifier, or its executable path.") var app: String?
+        @Flag(name: .long, help: "Reset location & privacy for every app.") var all = false
+        @OptionGroup var storeOptions: StoreOptions
+
+        func validate() throws {
+            if (app == nil) == !all { throw ValidationError("name one app, or pass --all") }
+        }
+
+        func run() async throws {
+            let app = self.app
+            try storeOptions.update { database in
+                if let app {
+                    guard database.apps.removeValue(forKey: app) != nil else {
+                        throw CommandFailure("no app \(app) in the store (see `locationctl apps`)")
+                    }
+                } else {
+                    database.apps.removeAll()
+                }
+            }
+            print(app.map { "\($0): reset" } ?? "all apps reset")
+        }
+    }
+
+    struct Services: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Switch Location Services on or off for every app.")
+
+        enum Switch: String, ExpressibleByArgument, CaseIterable { case on, off }
+
+        @Argument(help: "on or off") var state: Switch
+        @OptionGroup var storeOptions: StoreOptions
+
+        func run() async throws {
+            try storeOptions.update { $0.servicesEnabled = state == .on }
+            print("Location Services: \(state.rawValue)")
+        }
+    }
+}
+
+extension AuthorizationStatus {
+    var name: String {
+        switch self {
+        case .notDetermined: "notDetermined"
+        case .restricted: "restricted"
+        case .denied: "denied"
+        case .authorizedAlways: "authorizedAlways"
+        case .authorizedWhenInUse: "authorizedWhenInUse"
+        }
+    }
+}
+
+extension AccuracyAuthorization {
+    var name: String { self == .fullAccuracy ? "fullAccuracy" : "reducedAccuracy" }
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+import LocationCore
+import LocationEngine
+import LocationSources
+
+/// Where fixes come from: `--source` and `--speed`, shared by `locate` and `watch`.
+struct SourceOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "Location source: sim:NAME, gpx:PATH or fixed:LAT,LON[,ACCURACY].",
+        discussion: "Built-in routes: \(SimulatedRoutes.names.joined(separator: ", ")). Default: sim:city-drive."))
+    var source: String = "sim:city-drive"
+
+    @Option(name: .long, help: "Replay speed-up for simulated and recorded sources (60 = one minute per second).")
+    var speed: Double = 1
+
+    @Flag(name: .long, help: "Log what the engine does to standard error.")
+    var verbose = false
+
+    func validate() throws {
+        guard speed.isFinite, speed > 0 else { throw ValidationError("--speed must be a positive number, got \(speed)") }
+        do {
+            _ = try SourceSpec(parsing: source)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+    }
+
+    /// Builds the source, failing with a one-line message (unreadable or malformed GPX, …).
+    func makeEngine() throws -> LocationEngine {
+        do {
+            let made = try SourceSpec(parsing: source).makeSource(speed: speed)
+            return LocationEngine(loop: RealtimeLoop(), sources: [made])
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+    }
+}
+
+/// A failure reported as one line on standard error with exit status 1.
+struct CommandFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

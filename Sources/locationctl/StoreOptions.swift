@@ -1,0 +1,31 @@
+import ArgumentParser
+import Foundation
+import LocationPolicy
+
+/// Which authorization store the settings commands change.
+struct StoreOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "Directory of the authorization store.",
+        discussion: "Default: $CORELOCATION_STATE_DIR, else $XDG_STATE_HOME/corelocation, else ~/.local/state/corelocation."))
+    var stateDir: String?
+
+    var store: FileAuthorizationStore {
+        FileAuthorizationStore(directory: stateDir.map { URL(fileURLWithPath: $0) } ?? FileAuthorizationStore.defaultDirectory())
+    }
+
+    /// Applies `body` to the store, turning store errors into one-line failures.
+    @discardableResult
+    func update(_ body: (inout AuthorizationDatabase) throws -> Void) throws -> AuthorizationDatabase {
+        do {
+            return try store.update(body)
+        } catch let failure as CommandFailure {
+            throw failure
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+    }
+
+    func read() throws -> AuthorizationDatabase {
+        do { return try store.read() } catch { throw CommandFailure("\(error)") }
+    }
+}

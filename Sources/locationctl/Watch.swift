@@ -1,0 +1,127 @@
+import ArgumentParser
+import Foundation
+import LocationCore
+import LocationEngine
+import LocationGeodesy
+
+extension LocationCtl {
+    struct Watch: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show live location updates (like startUpdatingLocation()).")
+
+        @OptionGroup var sourceOptions: SourceOptions
+
+        @Flag(name: .long, help: "Print one JSON object per fix (JSON lines).")
+        var json = false
+
+        @Option(name: .long, help: "Stop after this many fixes.")
+        var count: Int?
+
+        @Option(name: .long, help: "Minimum distance in metres between two updates (distanceFilter).")
+        var distanceFilter: Double = -1
+
+        func validate() throws {
+            if let count, count <= 0 { throw ValidationError("--count must be at least 1") }
+            guard distanceFilter.isFinite else { throw ValidationError("--distance-filter must be a number") }
+        }
+
+        func run() async throws {
+            LocationCtl.bootstrapLogging(verbose: sourceOptions.verbose)
+            let engine = try sourceOptions.makeEngine()
+            let request = UpdateRequest(
+                mode: .continuous, desiredAccuracy: -1, distanceFilter: distanceFilter, pausesAutomatically: false)
+            var display: any FixDisplay = json ? JSONLinesDisplay()
+                : (isatty(STDOUT_FILENO) == 1 ? LiveTerminalDisplay(source: sourceOptions.source) : PlainLinesDisplay())
+            var delivered = 0
+            for await event in engine.events(request) {
+                switch event {
+                case .locations(let fixes):
+                    for fix in fixes {
+                        display.show(fix)
+                        delivered += 1
+                        if let count, delivered >= count { return }
+                    }
+                case .locationUnknown:
+                    display.note("location unavailable; still trying")
+                case .sourceFinished:
+                    display.note("source finished after \(delivered) fixes")
+                    return
+                default:
+                    continue
+                }
+            }
+        }
+    }
+}
+
+protocol FixDisplay {
+    mutating func show(_ fix: Fix)
+    mutating func note(_ message: String)
+}
+
+struct JSONLinesDisplay: FixDisplay {
+    func show(_ fix: Fix) { print(FixFormatting.json(fix)); fflush(stdout) }
+    func note(_ message: String) { FileHandle.standardError.write(Data("locationctl: \(message)\n".utf8)) }
+}
+
+struct PlainLinesDisplay: FixDisplay {
+    func show(_ fix: Fix) { print(FixFormatting.line(fix)); fflush(stdout) }
+    func note(_ message: String) { print("-- \(message)"); fflush(stdout) }
+}
+
+/// A block of lines redrawn in place for each fix: what a person watching a terminal wants.
+struct LiveTerminalDisplay: FixDisplay {
+    let source: String
+    private var drawnLines = 0
+    private var first: Fix?
+    private var previous: Fix?
+    private var travelled = 0.0
+    private var fixes = 0
+    private var message = ""
+
+    init(source: String) { self.source = source }
+
+    mutating func show(_ fix: Fix) {
+        fixes += 1
+        if first == nil { first = fix }
+        if let previous {
+            travelled += Geodesic.wgs84.distance(
+                latitude1: previous.latitude, longitude1: previous.longitude,
+                latitude2: fix.latitude, longitude2: fix.longitude)
+        }
+        previous = fix
+        message = ""
+        draw(fix)
+    }
+
+    mutating func note(_ message: String) {
+        self.message = message
+        if let previous { draw(previous) } else { print("-- \(message)") }
+    }
+
+    private mutating func draw(_ fix: Fix) {
+        let elapsed = first.map { fix.timestamp.timeIntervalSince($0.timestamp) } ?? 0
+        var lines = [
+            "locationctl watch  \(source)\(fix.isSimulated ? "  (simulated)" : "")  fixes: \(fixes)",
+            "  time      \(FixFormatting.timestamp(fix.timestamp))",
+            String(format: "  position  %.6f, %.6f  ±%.0f m", fix.latitude, fix.longitude, fix.horizontalAccuracy),
+            fix.verticalAccuracy > 0 ? String(format: "  altitude  %.1f m  ±%.0f m", fix.altitude, fix.verticalAccuracy) : "  altitude  —",
+            fix.speed >= 0 ? String(format: "  speed     %.1f km/h  (%.1f m/s)", fix.speed * 3.6, fix.speed) : "  speed     —",
+            fix.course >= 0 ? String(format: "  course    %03.0f° %@", fix.course, FixFormatting.compassPoint(fix.course)) : "  course    —",
+            String(format: "  travelled %.2f km in %@", travelled / 1000, Self.duration(elapsed)),
+        ]
+        if !message.isEmpty { lines.append("  -- \(message)") }
+        var output = drawnLines > 0 ? "\u{1B}[\(drawnLines)A" : ""
+        for line in lines { output += "\u{1B}[2K" + line + "\n" }
+        if lines.count < drawnLines {
+            for _ in lines.count..<drawnLines { output += "\u{1B}[2K\n" }
+        }
+        drawnLines = max(lines.count, drawnLines)
+        FileHandle.standardOutput.write(Data(output.utf8))
+    }
+
+    private static func duration(_ seconds: TimeInterval) -> String {
+        let total = Int(seconds.rounded())
+        return String(format: "%d:%02d:%02d", total / 3600, total / 60 % 60, total % 60)
+    }
+}
