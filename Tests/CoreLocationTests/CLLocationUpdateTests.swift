@@ -1,0 +1,115 @@
+import CoreLocation
+import CoreLocationTesting
+import Foundation
+import LocationPolicy
+import Testing
+
+/// `CLLocationUpdate.liveUpdates()` and its diagnostic flags.
+@Suite struct CLLocationUpdateTests {
+    /// Collects updates until `stop` says so, driving virtual time meanwhile.
+    private func collect(
+        _ world: LocationTestHarness, _ configuration: CLLocationUpdate.LiveConfiguration = .default,
+        stop: @escaping @Sendable ([CLLocationUpdate]) -> Bool
+    ) async -> [CLLocationUpdate] {
+        await world.run {
+            let task = Task {
+                var seen: [CLLocationUpdate] = []
+                for try await update in CLLocationUpdate.liveUpdates(configuration) {
+                    seen.append(update)
+                    if stop(seen) { break }
+                }
+                return seen
+            }
+            return await drive(world, until: task) ?? []
+        }
+    }
+
+    private func authorize(_ world: LocationTestHarness, accuracy: AccuracyAuthorization = .fullAccuracy) {
+        world.updateStore { db in
+            db.apps[LocationTestHarness.defaultApp.id] = AppRecord(
+                status: .authorizedWhenInUse, accuracy: accuracy, displayName: "TestApp", executablePath: "/x", updated: Date())
+        }
+    }
+
+    @Test func deliversLocationsWhenAuthorized() async throws {
+        let world = try LocationTestHarness(source: "sim:city-drive")
+        authorize(world)
+        let updates = await collect(world) { $0.filter { $0.location != nil }.count >= 10 }
+        let locations = updates.compactMap(\.location)
+        #expect(locations.count == 10)
+        #expect(updates.allSatisfy { !$0.authorizationDenied && !$0.accuracyLimited && !$0.insufficientlyInUse })
+        #expect(world.prompter.requests.isEmpty, "already authorized: no prompt")
+    }
+
+    @Test func reportsARequestInProgressWhileNobodyAnswers() async throws {
+        let world = try LocationTestHarness(source: "sim:walk", answer: nil)
+        let updates = await collect(world) { $0.contains { $0.authorizationRequestInProgress } }
+        #expect(updates.last?.authorizationRequestInProgress == true)
+        #expect(updates.allSatisfy { $0.location == nil })
+    }
+
+    @Test func reportsDeniedGloballyWhenServicesAreOff() async throws {
+        let world = try LocationTestHarness(source: "sim:walk")
+        authorize(world)
+        world.updateStore { $0.servicesEnabled = false }
+        let updates = await collect(world) { $0.contains { $0.authorizationDenied } }
+        let last = try #require(updates.last)
+        #expect(last.authorizationDenied && last.authorizationDeniedGlobally)
+        #expect(last.location == nil)
+    }
+
+    @Test func reportsRestricted() async throws {
+        let world = try LocationTestHarness(source: "sim:walk")
+        world.updateStore { db in
+            db.apps[LocationTestHarness.defaultApp.id] = AppRecord(
+                status: .restricted, displayName: "TestApp", executablePath: "/x", updated: Date())
+        }
+        let updates = await collect(world) { $0.contains { $0.authorizationRestricted } }
+        #expect(updates.last?.authorizationRestricted == true)
+    }
+
+    @Test func flagsReducedAccuracyAsAccuracyLimited() async throws {
+        let world = try LocationTestHarness(source: "sim:city-drive")
+        authorize(world, accuracy: .reducedAccuracy)
+        let updates = await collect(world) { $0.contains { $0.location != nil } }
+        let update = try #require(updates.last)
+        #expect(update.accuracyLimited)
+        #expect((update.location?.horizontalAccuracy ?? 0) >= 1_000)
+    }
+
+    @Test func reportsLocationUnavailable() async throws {
+        let world = LocationTestHarness(sources: [NeverFixSource()])
+        authorize(world)
+        let updates = await collect(world) { $0.contains { $0.locationUnavailable } }
+        #expect(updates.last?.locationUnavailable == true)
+    }
+
+    @Test func reportsStationaryWhenTheDeviceStops() async throws {
+        let world = try LocationTestHarness(source: "fixed:52.52,13.405")
+        authorize(world)
+        let updates = await collect(world) { $0.contains { $0.stationary } }
+        #expect(updates.last?.stationary == true)
+        #expect(updates.contains { $0.location != nil })
+    }
+
+    @Test func explicitServiceSessionRequirementIsReported() async throws {
+        var info = LocationTestHarness.defaultInfo
+        info.requiresExplicitServiceSession = true
+        let world = try LocationTestHarness(source: "sim:walk", info: info)
+        let updates = await collect(world) { $0.contains { $0.serviceSessionRequired } }
+        #expect(updates.last?.serviceSessionRequired == true)
+        #expect(world.prompter.requests.isEmpty)
+    }
+
+    @Test func endingTheIterationReleasesTheSource() async throws {
+        let world = try LocationTestHarness(source: "sim:walk")
+        authorize(world)
+        _ = await collect(world) { $0.count >= 3 }
+        for _ in 0..<50 where world.engine.status.subscriberCount > 0 {
+            world.loop.advance(by: 1)
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(world.engine.status.subscriberCount == 0)
+        #expect(world.engine.status.activeSource == nil)
+    }
+}

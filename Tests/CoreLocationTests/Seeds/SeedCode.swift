@@ -1,0 +1,164 @@
+// The code of ../shared/seeds, as an iOS developer wrote it, compiled unchanged on Linux.
+// Only `import CoreLocation` is imported here (no Foundation, no test helpers): Apple's module
+// re-exports Foundation, and so does ours.
+//
+// Deviations from the seed text, each because the seed itself is not valid Swift anywhere:
+// seed 001 is missing the closing brace of its `else` block and has an empty `case .denied:`
+// (Swift requires a statement); the brace is added and `case .denied:` gets `break`.
+// Calls to app-specific functions the seeds leave undefined (`enableLocationFeatures()` …)
+// are defined below as recorders.
+import CoreLocation
+
+// Seed 000: "Configuring your app to use location services".
+class LocationDataManager: NSObject, CLLocationManagerDelegate {
+    var locationManager = CLLocationManager()
+
+    override init() {
+        super.init()
+        locationManager.delegate = self
+    }
+
+    // 위치와 관련된 프로퍼티와 델리게이트 메서드
+    var featuresEnabled: Bool?
+    var lastLocation: CLLocation?
+    var deniedErrors = 0
+    var otherErrors = 0
+
+    func enableLocationFeatures() { featuresEnabled = true }
+    func disableLocationFeatures() { featuresEnabled = false }
+
+    // Seed 000: "Requesting authorization to use location services".
+    func locationManagerDidChangeAuthorization(_ manager: CLLocationManager) {
+        switch manager.authorizationStatus {
+        case .authorizedWhenInUse:  // Location services are available.
+            enableLocationFeatures()
+            break
+
+        case .restricted, .denied:  // Location services currently unavailable.
+            disableLocationFeatures()
+            break
+
+        case .notDetermined:        // Authorization not determined yet.
+           manager.requestWhenInUseAuthorization()
+            break
+
+        default:
+            break
+        }
+    }
+
+    // Seed 004, Listing 1: Processing the most recent location update.
+    func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation]) {
+        let lastLocation = locations.last!
+        // Do something with the location.
+        self.lastLocation = lastLocation
+    }
+
+    // Seed 004, Listing 2: Stopping location services when authorization is denied.
+    func locationManager(_ manager: CLLocationManager, didFailWithError error: Error) {
+        if let error = error as? CLError, error.code == .denied {
+            // Location updates are not authorized.
+            manager.stopUpdatingLocation()
+            deniedErrors += 1
+            return
+        }
+        // Notify the user of any errors.
+        otherErrors += 1
+    }
+}
+
+// Seed 001: the device-wide check, then the app's status before and after iOS 14.
+class LocationViewController: NSObject {
+    let locationManager = CLLocationManager()
+    var log: [String] = []
+
+    func print(_ items: Any...) { log.append(items.map { "\($0)" }.joined(separator: " ")) }
+
+    func checkDeviceLocationAuthorization(){
+        if CLLocationManager.locationServicesEnabled() {
+            checkCurrentLocationAuthorization()
+        }else{
+            print("위치 서비스가 꺼져 있어서, 위치 권한 요청을 할 수 없어요!")
+        }
+    }
+
+    func checkCurrentLocationAuthorization(){
+        var status: CLAuthorizationStatus
+
+        if #available(iOS 14.0, *){
+            status = locationManager.authorizationStatus
+        } else {
+            status = CLLocationManager.authorizationStatus()
+        }
+
+        switch status {
+        case .notDetermined:
+            locationManager.desiredAccuracy = kCLLocationAccuracyBest
+            locationManager.requestWhenInUseAuthorization()
+        case .denied:
+            break
+        case .authorizedWhenInUse:
+            locationManager.startUpdatingLocation()
+        default:
+            print(status)
+        }
+    }
+}
+
+extension LocationViewController: CLLocationManagerDelegate{
+    func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation]) {
+        print("location", locations.count)
+        locationManager.stopUpdatingLocation()
+    }
+
+    func locationManager(_ manager: CLLocationManager, didFailWithError error: any Error) {
+        print("error", error)
+    }
+
+    func locationManagerDidChangeAuthorization(_ manager: CLLocationManager) {
+        checkDeviceLocationAuthorization()
+    }
+
+    func locationManager(_ manager: CLLocationManager, didChangeAuthorization status: CLAuthorizationStatus) {
+        print("legacy", status.rawValue)
+    }
+}
+
+// Seed 002: the live-updates loop.
+struct LiveUpdatesSeed {
+    var processed: [CLLocation] = []
+    var deniedSeen = false
+    var otherStates = 0
+
+    mutating func run(limit: Int) async throws {
+        // Obtain an asynchronous stream of updates.
+        let stream = CLLocationUpdate.liveUpdates()
+
+        // Iterate over the stream and handle incoming updates.
+        for try await update in stream {
+            if update.location != nil {
+                // Process the location.
+                processed.append(update.location!)
+            } else if update.authorizationDenied {
+                // Process the authorization denied state change.
+                deniedSeen = true
+                return
+            } else {
+                // Process other state changes.
+                otherStates += 1
+            }
+            if processed.count >= limit { return }
+        }
+    }
+}
+
+// Seed 002: heading availability check.
+func compassFeaturesAvailable(_ locationManager: CLLocationManager) -> Bool {
+    // Check if heading data is available.
+    if CLLocationManager.headingAvailable() {
+        return true
+    } else {
+        // Disable compass features.
+        return false
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import LocationPolicy
+import Testing
+
+/// Apple's authorization rules (checklist §12 items 1, 2, 4, 5) as pure functions.
+@Suite struct AuthorizationRulesTests {
+    let app = AppIdentity(id: "com.example.app", displayName: "App", executablePath: "/usr/bin/app")
+    let info = AppInfo(
+        whenInUseUsageDescription: "Shows nearby places.",
+        alwaysAndWhenInUseUsageDescription: "Logs your trips.")
+    let me = ProcessStamp(pid: 100, startTime: 5)
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    private func effective(_ status: AuthorizationStatus, services: Bool = true) -> EffectiveAuthorization {
+        EffectiveAuthorization(status: status, accuracy: .fullAccuracy, servicesEnabled: services)
+    }
+
+    private func record(_ status: AuthorizationStatus, alwaysUsed: Bool = false, once: ProcessStamp? = nil) -> AppRecord {
+        AppRecord(status: status, alwaysRequestUsed: alwaysUsed, allowOnce: once,
+                  displayName: "App", executablePath: "/usr/bin/app", updated: now)
+    }
+
+    @Test func whenInUsePromptsOnlyFromNotDetermined() {
+        if case .prompt(let request) = AuthorizationRules.evaluate(.whenInUse, app: app, info: info, record: nil, effective: effective(.notDetermined)) {
+            #expect(request.kind == .initial)
+            #expect(request.level == .whenInUse)
+            #expect(request.usageDescription == "Shows nearby places.")
+            #expect(request.preciseByDefault)
+        } else {
+            Issue.record("expected a prompt")
+        }
+        for status in [AuthorizationStatus.denied, .restricted, .authorizedWhenInUse, .authorizedAlways] {
+            let outcome = AuthorizationRules.evaluate(.whenInUse, app: app, info: info, record: record(status), effective: effective(status))
+            #expect(outcome.isIgnored, "\(status)")
+        }
+    }
+
+    @Test(arguments: [AuthorizationLevel.whenInUse, .always])
+    func missingWhenInUseKeyFailsEveryRequest(level: AuthorizationLevel) {
+        var bare = info
+        bare.whenInUseUsageDescription = nil
+        #expect(AuthorizationRules.evaluate(level, app: app, info: bare, record: nil, effective: effective(.notDetermined))
+                == .missingUsageDescription(key: "NSLocationWhenInUseUsageDescription"))
+    }
+
+    @Test func alwaysNeedsTheAlwaysKeyAndAcceptsTheDeprecatedOne() {
+        var noAlways = info
+        noAlways.alwaysAndWhenInUseUsageDescription = nil
+        #expect(AuthorizationRules.evaluate(.always, app: app, info: noAlways, record: nil, effective: effective(.notDetermined))
+                == .missingUsageDescription(key: "NSLocationAlwaysAndWhenInUseUsageDescription"))
+        noAlways.alwaysUsageDescription = "Old key."
+        #expect(!AuthorizationRules.evaluate(.always, app: app, info: noAlways, record: nil, effective: effective(.notDetermined)).isIgnored)
+    }
+
+    @Test func alwaysUpgradeIsOfferedOnceAndNeverAfterAllowOnce() {
+        let upgrade = AuthorizationRules.evaluate(.always, app: app, info: info, record: record(.authorizedWhenInUse), effective: effective(.authorizedWhenInUse))
+        guard case .prompt(let request) = upgrade else { return Issue.record("expected an upgrade prompt") }
+        #expect(request.kind == .upgradeToAlways)
+        #expect(AuthorizationRules.evaluate(.always, app: app, info: info, record: record(.authorizedWhenInUse, alwaysUsed: true), effective: effective(.authorizedWhenInUse)).isIgnored)
+        #expect(AuthorizationRules.evaluate(.always, app: app, info: info, record: record(.authorizedWhenInUse, once: me), effective: effective(.authorizedWhenInUse)).isIgnored)
+        #expect(AuthorizationRules.evaluate(.always, app: app, info: info, record: record(.denied), effective: effective(.denied)).isIgnored)
+        #expect(AuthorizationRules.evaluate(.always, app: app, info: info, record: record(.authorizedAlways), effective: effective(.authorizedAlways)).isIgnored)
+    }
+
+    @Test func servicesOffIgnoresRequests() {
+        #expect(AuthorizationRules.evaluate(.whenInUse, app: app, info: info, record: nil, effective: effective(.denied, services: false)).isIgnored)
+    }
+
+    @Test func answersBecomeRecords() {
+        let initial = PromptRequest(app: app, kind: .initial, level: .whenInUse, usageDescription: "x", preciseByDefault: true)
+        let always = PromptRequest(app: app, kind: .initial, level: .always, usageDescription: "x", preciseByDefault: true)
+        let upgrade = PromptRequest(app: app, kind: .upgradeToAlways, level: .always, usageDescription: "x", preciseByDefault: true)
+
+        let once = AuthorizationRules.apply(.allowOnce(precise: false), to: nil, request: initial, process: me, now: now)
+        #expect(once.status == .authorizedWhenInUse && once.accuracy == .reducedAccuracy && once.allowOnce == me)
+
+        let whileUsing = AuthorizationRules.apply(.allowWhileUsing(precise: true), to: nil, request: initial, process: me, now: now)
+        #expect(whileUsing.status == .authorizedWhenInUse && whileUsing.allowOnce == nil && !whileUsing.alwaysRequestUsed)
+
+        let provisional = AuthorizationRules.apply(.allowWhileUsing(precise: true), to: nil, request: always, process: me, now: now)
+        #expect(provisional.status == .authorizedAlways && provisional.alwaysRequestUsed)
+
+        #expect(AuthorizationRules.apply(.dontAllow, to: nil, request: initial, process: me, now: now).status == .denied)
+
+        let kept = AuthorizationRules.apply(.keepWhileUsing, to: whileUsing, request: upgrade, process: me, now: now)
+        #expect(kept.status == .authorizedWhenInUse && kept.alwaysRequestUsed)
+        let upgraded = AuthorizationRules.apply(.changeToAlways, to: whileUsing, request: upgrade, process: me, now: now)
+        #expect(upgraded.status == .authorizedAlways && upgraded.accuracy == .fullAccuracy)
+    }
+
+    @Test func allowOnceEndsWithItsProcess() {
+        var database = AuthorizationDatabase(apps: [app.id: record(.authorizedWhenInUse, once: me)])
+        #expect(database.effectiveAuthorization(for: app.id) { $0 == me }.status == .authorizedWhenInUse)
+        #expect(database.effectiveAuthorization(for: app.id) { _ in false }.status == .notDetermined)
+        database.removeExpiredAllowOnce { _ in false }
+        #expect(database.apps[app.id] == nil)
+    }
+
+    @Test func globalSwitchDeniesAndRestores() {
+        var database = AuthorizationDatabase(apps: [app.id: record(.authorizedAlways)])
+        database.servicesEnabled = false
+        let off = database.effectiveAuthorization(for: app.id) { _ in true }
+        #expect(off.status == .denied && !off.servicesEnabled)
+        #expect(database.effectiveAuthorization(for: "unknown.app") { _ in true }.status == .denied)
+        database.servicesEnabled = true
+        #expect(database.effectiveAuthorization(for: app.id) { _ in true }.status == .authorizedAlways)
+        #expect(database.effectiveAuthorization(for: "unknown.app") { _ in true }.status == .notDetermined)
+    }
+}
+
+extension AuthorizationRequestOutcome {
+    var isIgnored: Bool { if case .ignored = self { true } else { false } }
+}
