@@ -37,10 +37,17 @@ open class CLBeacon: NSObject, NSCopying, NSSecureCoding {
     open var timestamp: Date { _timestamp }
 
     /// An unidentified beacon (null UUID, major and minor 0, proximity unknown), observed now.
-    public override convenience init() {
-        self.init(
-            uuid: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)), major: 0, minor: 0,
-            proximity: .unknown, accuracy: -1, rssi: 0, timestamp: Date())
+    ///
+    /// Designated, so that an app's subclass (a test mock) inherits it.
+    public override init() {
+        self._uuid = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+        self._major = NSNumber(value: 0)
+        self._minor = NSNumber(value: 0)
+        self._proximity = .unknown
+        self._accuracy = -1
+        self._rssi = 0
+        self._timestamp = Date()
+        super.init()
     }
 
     /// The beacon the location service reports while ranging.

@@ -18,25 +18,26 @@ open class CLBeaconIdentityConstraint: NSObject, NSCopying, NSSecureCoding, @unc
     open var minor: CLBeaconMinorValue? { _minor }
 
     /// Beacons with this UUID, any major and minor.
-    public convenience init(uuid: UUID) {
-        self.init(uuid: uuid, major: nil, minor: nil)
+    public init(uuid: UUID) {
+        self._uuid = uuid
+        self._major = nil
+        self._minor = nil
+        super.init()
     }
 
     /// Beacons with this UUID and major value, any minor.
-    public convenience init(uuid: UUID, major: CLBeaconMajorValue) {
-        self.init(uuid: uuid, major: major, minor: nil)
+    public init(uuid: UUID, major: CLBeaconMajorValue) {
+        self._uuid = uuid
+        self._major = major
+        self._minor = nil
+        super.init()
     }
 
     /// The beacons with exactly this identity.
-    public convenience init(uuid: UUID, major: CLBeaconMajorValue, minor: CLBeaconMinorValue) {
-        self.init(uuid: uuid, major: Optional(major), minor: Optional(minor))
-    }
-
-    /// Any combination; a minor without a major is dropped, since Apple has no such constraint.
-    init(uuid: UUID, major: CLBeaconMajorValue?, minor: CLBeaconMinorValue?) {
+    public init(uuid: UUID, major: CLBeaconMajorValue, minor: CLBeaconMinorValue) {
         self._uuid = uuid
         self._major = major
-        self._minor = major == nil ? nil : minor
+        self._minor = minor
         super.init()
     }
 
@@ -81,8 +82,11 @@ open class CLBeaconIdentityConstraint: NSObject, NSCopying, NSSecureCoding, @unc
     public required init?(coder: NSCoder) {
         guard let uuid = coder.decodeObject(of: NSUUID.self, forKey: CodingKey.uuid) else { return nil }
         self._uuid = uuid as UUID
-        self._major = coder.decodeObject(of: NSNumber.self, forKey: CodingKey.major)?.uint16Value
-        self._minor = coder.decodeObject(of: NSNumber.self, forKey: CodingKey.minor)?.uint16Value
+        // NOTE: see CLLocation.init?(coder:): absent keys must not be decoded on corelibs.
+        self._major = coder.containsValue(forKey: CodingKey.major)
+            ? coder.decodeObject(of: NSNumber.self, forKey: CodingKey.major)?.uint16Value : nil
+        self._minor = coder.containsValue(forKey: CodingKey.minor)
+            ? coder.decodeObject(of: NSNumber.self, forKey: CodingKey.minor)?.uint16Value : nil
         super.init()
     }
 

@@ -32,8 +32,17 @@ open class CLHeading: NSObject, NSCopying, NSSecureCoding {
     open var timestamp: Date { _timestamp }
 
     /// An invalid heading (accuracy and true heading −1), timestamped now.
-    public override convenience init() {
-        self.init(magneticHeading: 0, trueHeading: -1, headingAccuracy: -1, x: 0, y: 0, z: 0, timestamp: Date())
+    ///
+    /// Designated, so that an app's subclass (a test mock) inherits it.
+    public override init() {
+        self._magneticHeading = 0
+        self._trueHeading = -1
+        self._headingAccuracy = -1
+        self._x = 0
+        self._y = 0
+        self._z = 0
+        self._timestamp = Date()
+        super.init()
     }
 
     /// The heading the location service reports; apps cannot create headings with values.

@@ -36,8 +36,15 @@ open class CLLocation: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable 
     ///
     /// NOTE: Apple inherits `init()` from `NSObject` without documenting its values; apps use
     /// `CLLocation()` as a placeholder, so we make it the 2-argument location at (0, 0).
-    public override convenience init() {
-        self.init(latitude: 0, longitude: 0)
+    public override init() {
+        self.storage = Storage(
+            coordinate: CLLocationCoordinate2D(), altitude: 0, ellipsoidalAltitude: 0,
+            horizontalAccuracy: 0, verticalAccuracy: -1,
+            course: -1, courseAccuracy: -1, speed: -1, speedAccuracy: -1,
+            timestamp: Date())
+        self._floor = nil
+        self._sourceInformation = nil
+        super.init()
     }
 
     /// A location at a coordinate, timestamped now.
@@ -252,9 +259,12 @@ open class CLLocation: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable 
             speed: coder.decodeDouble(forKey: CodingKey.speed),
             speedAccuracy: coder.decodeDouble(forKey: CodingKey.speedAccuracy),
             timestamp: timestamp as Date)
-        self._floor = coder.decodeObject(of: CLFloor.self, forKey: CodingKey.floor)
-        self._sourceInformation = coder.decodeObject(
-            of: CLLocationSourceInformation.self, forKey: CodingKey.sourceInformation)
+        // NOTE: corelibs' NSKeyedUnarchiver fails the whole decode when an absent key is decoded
+        // (Darwin returns nil), so optional values are looked up only when present.
+        self._floor = coder.containsValue(forKey: CodingKey.floor)
+            ? coder.decodeObject(of: CLFloor.self, forKey: CodingKey.floor) : nil
+        self._sourceInformation = coder.containsValue(forKey: CodingKey.sourceInformation)
+            ? coder.decodeObject(of: CLLocationSourceInformation.self, forKey: CodingKey.sourceInformation) : nil
         super.init()
     }
 

@@ -14,8 +14,10 @@ open class CLLocationSourceInformation: NSObject, NSCopying, NSSecureCoding {
     open var isProducedByAccessory: Bool { _isProducedByAccessory }
 
     /// Neither simulated nor from an accessory.
-    public override convenience init() {
-        self.init(softwareSimulationState: false, andExternalAccessoryState: false)
+    public override init() {
+        self._isSimulatedBySoftware = false
+        self._isProducedByAccessory = false
+        super.init()
     }
 
     public init(softwareSimulationState isSoftware: Bool, andExternalAccessoryState isAccessory: Bool) {

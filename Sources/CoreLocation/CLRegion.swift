@@ -30,16 +30,22 @@ open class CLRegion: NSObject, NSCopying, NSSecureCoding {
     open var notifyOnExit: Bool = true
 
     /// A region with an empty identifier; Apple inherits this from `NSObject`.
-    public override convenience init() {
-        self.init(identifier: "", circle: nil)
+    ///
+    /// Designated (like the deprecated initializer) so that an app's subclass inherits it.
+    public override init() {
+        self._identifier = ""
+        self.circle = nil
+        super.init()
     }
 
     /// A circular region of the base class, from before `CLCircularRegion` existed.
     @available(*, deprecated, message: "Please see CLCircularRegion")
-    public convenience init(
+    public init(
         circularRegionWithCenter center: CLLocationCoordinate2D, radius: CLLocationDistance, identifier: String
     ) {
-        self.init(identifier: identifier, circle: Circle(center: center, radius: radius))
+        self._identifier = identifier
+        self.circle = Circle(center: center, radius: radius)
+        super.init()
     }
 
     /// The designated initializer of the region classes in this module.

@@ -21,8 +21,14 @@ open class CLVisit: NSObject, NSCopying, NSSecureCoding {
     open var horizontalAccuracy: CLLocationAccuracy { _horizontalAccuracy }
 
     /// A visit with unknown times at `kCLLocationCoordinate2DInvalid`, accuracy −1 (invalid).
-    public override convenience init() {
-        self.init(coordinate: kCLLocationCoordinate2DInvalid, horizontalAccuracy: -1)
+    ///
+    /// Designated, so that an app's subclass (a test mock) inherits it.
+    public override init() {
+        self._arrivalDate = .distantPast
+        self._departureDate = .distantFuture
+        self._coordinate = kCLLocationCoordinate2DInvalid
+        self._horizontalAccuracy = -1
+        super.init()
     }
 
     /// The visit the location service reports; unknown times default to the documented sentinels.
