@@ -47,6 +47,13 @@ public struct Geodesic: Sendable {
         public var initialAzimuth: Double
         /// Azimuth at point 2 (forward direction), degrees, in [-180, 180].
         public var finalAzimuth: Double
+
+        /// Public so that callers can build expected values and stubs.
+        public init(distance: Double, initialAzimuth: Double, finalAzimuth: Double) {
+            self.distance = distance
+            self.initialAzimuth = initialAzimuth
+            self.finalAzimuth = finalAzimuth
+        }
     }
 
     public struct DirectResult: Sendable, Equatable {
@@ -54,6 +61,13 @@ public struct Geodesic: Sendable {
         public var longitude: Double
         /// Forward azimuth at the end point, degrees.
         public var finalAzimuth: Double
+
+        /// Public so that callers can build expected values and stubs.
+        public init(latitude: Double, longitude: Double, finalAzimuth: Double) {
+            self.latitude = latitude
+            self.longitude = longitude
+            self.finalAzimuth = finalAzimuth
+        }
     }
 
     /// The shortest path between two points (degrees).
