@@ -1,23 +1,43 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-// PLACEHOLDER API: spherical stand-in, to be replaced by Karney's algorithm (issue #2 item 2).
-// The public API below is the contract other modules code against.
-
-/// Geodesics on an ellipsoid of revolution (WGS84 by default).
+/// Geodesics on an ellipsoid of revolution (WGS84 by default), after C. F. F. Karney,
+/// "Algorithms for geodesics", J. Geodesy 87, 43–55 (2013): accurate to round-off
+/// (nanometres on the Earth) for any pair of points, antipodal ones included.
+///
+/// Latitudes, longitudes and azimuths are in degrees, distances in metres.
+/// Latitudes outside [-90, 90] and non-finite inputs give NaN results.
 public struct Geodesic: Sendable {
     /// Equatorial radius, metres.
     public let equatorialRadius: Double
     /// Flattening.
     public let flattening: Double
 
+    // Derived constants, computed once per ellipsoid so each solution only does
+    // per-pair work.
+    @usableFromInline let f1: Double        // 1 − f
+    @usableFromInline let e2: Double        // e², first eccentricity squared
+    @usableFromInline let ep2: Double       // e'², second eccentricity squared
+    @usableFromInline let n: Double         // third flattening f/(2 − f)
+    @usableFromInline let b: Double         // polar semi-axis
+    @usableFromInline let etol2: Double     // below this, short lines are solved directly
+    @usableFromInline let longitude: LongitudeSeries
+
     public static let wgs84 = Geodesic(equatorialRadius: 6_378_137, flattening: 1 / 298.257223563)
 
+    /// An ellipsoid with the given equatorial radius and flattening. The series
+    /// are accurate to round-off for |flattening| ≤ 1/50; a negative flattening
+    /// is a prolate ellipsoid.
     public init(equatorialRadius: Double, flattening: Double) {
         self.equatorialRadius = equatorialRadius
         self.flattening = flattening
+        let f = flattening
+        f1 = 1 - f
+        e2 = f * (2 - f)
+        ep2 = e2 / (f1 * f1)
+        n = f / (2 - f)
+        b = equatorialRadius * f1
+        // Karney's threshold for skipping Newton's method on short lines: where the
+        // spherical start is already accurate to round-off.
+        etol2 = 0.1 * Tolerance.tol2 / (max(0.001, abs(f)) * min(1, 1 - f / 2) / 2).squareRoot()
+        longitude = LongitudeSeries(n: n)
     }
 
     public struct InverseResult: Sendable, Equatable {
@@ -27,6 +47,13 @@ public struct Geodesic: Sendable {
         public var initialAzimuth: Double
         /// Azimuth at point 2 (forward direction), degrees, in [-180, 180].
         public var finalAzimuth: Double
+
+        /// Public so that callers can build expected values and stubs.
+        public init(distance: Double, initialAzimuth: Double, finalAzimuth: Double) {
+            self.distance = distance
+            self.initialAzimuth = initialAzimuth
+            self.finalAzimuth = finalAzimuth
+        }
     }
 
     public struct DirectResult: Sendable, Equatable {
@@ -34,33 +61,56 @@ public struct Geodesic: Sendable {
         public var longitude: Double
         /// Forward azimuth at the end point, degrees.
         public var finalAzimuth: Double
+
+        /// Public so that callers can build expected values and stubs.
+        public init(latitude: Double, longitude: Double, finalAzimuth: Double) {
+            self.latitude = latitude
+            self.longitude = longitude
+            self.finalAzimuth = finalAzimuth
+        }
     }
 
     /// The shortest path between two points (degrees).
+    ///
+    /// For coincident points the azimuths are those of the meridian (0 or 180).
+    /// For nearly antipodal points several shortest paths may exist; one is returned.
     public func inverse(latitude1: Double, longitude1: Double, latitude2: Double, longitude2: Double) -> InverseResult {
-        let r = 6_371_008.8, d = Double.pi / 180
-        let p1 = latitude1 * d, p2 = latitude2 * d, dl = (longitude2 - longitude1) * d
-        let h = pow2(sin((p2 - p1) / 2)) + cos(p1) * cos(p2) * pow2(sin(dl / 2))
-        let s = 2 * r * asin(min(1, h.squareRoot()))
-        let az = atan2(sin(dl) * cos(p2), cos(p1) * sin(p2) - sin(p1) * cos(p2) * cos(dl)) / d
-        return InverseResult(distance: s, initialAzimuth: az, finalAzimuth: az)
+        let r = solveInverse(latitude1, longitude1, latitude2, longitude2)
+        return InverseResult(distance: r.s12,
+                             initialAzimuth: atan2d(r.salp1, r.calp1),
+                             finalAzimuth: atan2d(r.salp2, r.calp2))
     }
 
-    /// Distance in metres between two points (degrees).
+    /// Distance in metres between two points (degrees). Skips the azimuths'
+    /// arctangents, so it is slightly cheaper than `inverse`.
     public func distance(latitude1: Double, longitude1: Double, latitude2: Double, longitude2: Double) -> Double {
-        inverse(latitude1: latitude1, longitude1: longitude1, latitude2: latitude2, longitude2: longitude2).distance
+        solveInverse(latitude1, longitude1, latitude2, longitude2).s12
     }
 
     /// The point reached by going `distance` metres from a point along `azimuth` degrees.
+    /// A negative distance goes backwards; the longitude is reduced to [-180, 180].
     public func direct(latitude: Double, longitude: Double, azimuth: Double, distance: Double) -> DirectResult {
-        let r = 6_371_008.8, d = Double.pi / 180
-        let p1 = latitude * d, l1 = longitude * d, t = azimuth * d, dr = distance / r
-        let p2 = asin(sin(p1) * cos(dr) + cos(p1) * sin(dr) * cos(t))
-        let l2 = l1 + atan2(sin(t) * sin(dr) * cos(p1), cos(dr) - sin(p1) * sin(p2))
-        var lon = l2 / d
-        lon = (lon + 540).truncatingRemainder(dividingBy: 360) - 180
-        return DirectResult(latitude: p2 / d, longitude: lon, finalAzimuth: azimuth)
+        solveDirect(latitude, longitude, azimuth, distance)
     }
 }
 
-private func pow2(_ x: Double) -> Double { x * x }
+/// Convergence tolerances (Karney 2013, section 3 and GeographicLib's choices).
+@usableFromInline
+enum Tolerance {
+    // Literals rather than expressions, so the hot loops read constants instead of
+    // lazily initialised globals.
+    /// Machine epsilon, 2⁻⁵².
+    @usableFromInline static let tol0 = 0x1p-52
+    /// Allowed slack in the antipodal start (y > −tol1 treats y as zero).
+    @usableFromInline static let tol1 = 200 * 0x1p-52
+    /// √tol0.
+    @usableFromInline static let tol2 = 0x1p-26
+    /// Bisection stops when the bracket is narrower than this.
+    @usableFromInline static let tolb = 0x1p-52
+    /// Near this of x = −1 the astroid solution is replaced by its limit.
+    @usableFromInline static let xthresh = 1000 * 0x1p-26
+    /// Newton iterations before falling back to bisection only.
+    @usableFromInline static let maxit1 = 20
+    /// Total iterations: enough for bisection to exhaust a double's 53 bits.
+    @usableFromInline static let maxit2 = 20 + 53 + 10
+}
