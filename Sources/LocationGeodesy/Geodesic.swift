@@ -74,6 +74,7 @@ public struct Geodesic: Sendable {
     ///
     /// For coincident points the azimuths are those of the meridian (0 or 180).
     /// For nearly antipodal points several shortest paths may exist; one is returned.
+    @inlinable
     public func inverse(latitude1: Double, longitude1: Double, latitude2: Double, longitude2: Double) -> InverseResult {
         let r = solveInverse(latitude1, longitude1, latitude2, longitude2)
         return InverseResult(distance: r.s12,
@@ -83,12 +84,14 @@ public struct Geodesic: Sendable {
 
     /// Distance in metres between two points (degrees). Skips the azimuths'
     /// arctangents, so it is slightly cheaper than `inverse`.
+    @inlinable
     public func distance(latitude1: Double, longitude1: Double, latitude2: Double, longitude2: Double) -> Double {
         solveInverse(latitude1, longitude1, latitude2, longitude2).s12
     }
 
     /// The point reached by going `distance` metres from a point along `azimuth` degrees.
     /// A negative distance goes backwards; the longitude is reduced to [-180, 180].
+    @inlinable
     public func direct(latitude: Double, longitude: Double, azimuth: Double, distance: Double) -> DirectResult {
         solveDirect(latitude, longitude, azimuth, distance)
     }
