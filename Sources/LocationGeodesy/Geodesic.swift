@@ -13,7 +13,6 @@ public struct Geodesic: Sendable {
     // Derived constants, computed once per ellipsoid so each solution only does
     // per-pair work.
     @usableFromInline let f1: Double        // 1 − f
-    @usableFromInline let e2: Double        // e², first eccentricity squared
     @usableFromInline let ep2: Double       // e'², second eccentricity squared
     @usableFromInline let n: Double         // third flattening f/(2 − f)
     @usableFromInline let b: Double         // polar semi-axis
@@ -30,8 +29,7 @@ public struct Geodesic: Sendable {
         self.flattening = flattening
         let f = flattening
         f1 = 1 - f
-        e2 = f * (2 - f)
-        ep2 = e2 / (f1 * f1)
+        ep2 = f * (2 - f) / (f1 * f1)  // e²/(1 − e²)
         n = f / (2 - f)
         b = equatorialRadius * f1
         // Karney's threshold for skipping Newton's method on short lines: where the
