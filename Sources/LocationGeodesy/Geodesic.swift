@@ -13,7 +13,6 @@ public struct Geodesic: Sendable {
     // Derived constants, computed once per ellipsoid so each solution only does
     // per-pair work.
     @usableFromInline let f1: Double        // 1 − f
-    @usableFromInline let e2: Double        // e², first eccentricity squared
     @usableFromInline let ep2: Double       // e'², second eccentricity squared
     @usableFromInline let n: Double         // third flattening f/(2 − f)
     @usableFromInline let b: Double         // polar semi-axis
@@ -30,8 +29,7 @@ public struct Geodesic: Sendable {
         self.flattening = flattening
         let f = flattening
         f1 = 1 - f
-        e2 = f * (2 - f)
-        ep2 = e2 / (f1 * f1)
+        ep2 = f * (2 - f) / (f1 * f1)  // e²/(1 − e²)
         n = f / (2 - f)
         b = equatorialRadius * f1
         // Karney's threshold for skipping Newton's method on short lines: where the
@@ -74,6 +72,7 @@ public struct Geodesic: Sendable {
     ///
     /// For coincident points the azimuths are those of the meridian (0 or 180).
     /// For nearly antipodal points several shortest paths may exist; one is returned.
+    @inlinable
     public func inverse(latitude1: Double, longitude1: Double, latitude2: Double, longitude2: Double) -> InverseResult {
         let r = solveInverse(latitude1, longitude1, latitude2, longitude2)
         return InverseResult(distance: r.s12,
@@ -83,12 +82,14 @@ public struct Geodesic: Sendable {
 
     /// Distance in metres between two points (degrees). Skips the azimuths'
     /// arctangents, so it is slightly cheaper than `inverse`.
+    @inlinable
     public func distance(latitude1: Double, longitude1: Double, latitude2: Double, longitude2: Double) -> Double {
         solveInverse(latitude1, longitude1, latitude2, longitude2).s12
     }
 
     /// The point reached by going `distance` metres from a point along `azimuth` degrees.
     /// A negative distance goes backwards; the longitude is reduced to [-180, 180].
+    @inlinable
     public func direct(latitude: Double, longitude: Double, azimuth: Double, distance: Double) -> DirectResult {
         solveDirect(latitude, longitude, azimuth, distance)
     }

@@ -46,10 +46,10 @@ extension GeodesicPair {
     }
 }
 
-/// Tolerance for an azimuth in degrees: 1e-9°, or a sideways offset of 2 nm at
+/// Tolerance for an azimuth in degrees: 1e-9°, or a sideways offset of 4 nm at
 /// point 2, whichever is larger (the positions themselves are only known to ~1 nm).
 func azimuthTolerance(distance: Double) -> Double {
-    max(1e-9, 2e-9 / distance * 180 / .pi)
+    max(1e-9, 4e-9 / distance * 180 / .pi)
 }
 
 /// Approximate distance in metres between two nearby points, robust at the poles.
