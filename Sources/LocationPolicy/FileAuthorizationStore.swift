@@ -123,7 +123,7 @@ public final class FileAuthorizationStore: AuthorizationStore {
         } catch {
             switch error {
             case .corrupt(let reason):
-                logger.error("authorization store is corrupt", metadata: ["path": "\(path)", "reason": "\(reason)"])
+                // Not logged here: callers may read often; the error says everything and they log it.
                 throw AuthorizationStoreError(code: .corrupt, path: path, reason: reason)
             case .unsupportedVersion(let version):
                 throw AuthorizationStoreError(
