@@ -46,6 +46,15 @@ func identity(_ id: String = "com.example.weather", name: String = "Weather") ->
     AppIdentity(id: id, displayName: name, executablePath: "/opt/weather/bin/weather")
 }
 
+func request(
+    _ kind: PromptRequest.Kind = .initial, app: AppIdentity = identity(), preciseByDefault: Bool = true,
+    usage: String = "Shows the forecast where you are."
+) -> PromptRequest {
+    PromptRequest(
+        app: app, kind: kind, level: kind == .initial ? .whenInUse : .always, usageDescription: usage,
+        preciseByDefault: preciseByDefault)
+}
+
 /// Waits (without blocking a thread) until `condition` holds or `timeout` passes; returns whether it held.
 func waitUntil(timeout: TimeInterval, _ condition: @Sendable () -> Bool) async -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
