@@ -1,0 +1,54 @@
+import Foundation
+
+/// Where the user's authorization decisions live.
+///
+/// Implementations are safe to use from any thread and, for the file store, from several processes at once.
+public protocol AuthorizationStore: AnyObject, Sendable {
+    /// The stored database. A missing store is an empty database (services enabled, no apps).
+    /// - Throws: ``AuthorizationStoreError`` when the stored data cannot be read or is corrupt;
+    ///   a store that cannot be read never means "allowed".
+    func read() throws -> AuthorizationDatabase
+
+    /// Reads, lets `body` modify, and writes back, atomically with respect to every other updater.
+    ///
+    /// Nothing is written when `body` throws or leaves the database unchanged.
+    /// - Returns: the database as stored afterwards.
+    /// - Throws: what `body` throws, or ``AuthorizationStoreError`` (the store is then left as it was).
+    @discardableResult
+    func update(_ body: (inout AuthorizationDatabase) throws -> Void) throws -> AuthorizationDatabase
+
+    /// Cheap value that changes whenever the stored data may have changed (for polling).
+    func changeToken() -> StoreChangeToken
+}
+
+/// A cheap fingerprint of a store's state: equal tokens mean "probably unchanged", different tokens
+/// mean "read again".
+///
+/// For a file: device, inode, size, modification and status-change times in nanoseconds (every write
+/// replaces the file, and the file store makes each write's modification time strictly later than the
+/// previous one's). For the memory store: a counter.
+public struct StoreChangeToken: Sendable, Hashable, CustomStringConvertible {
+    enum Storage: Sendable, Hashable {
+        case file(device: UInt64, inode: UInt64, size: Int64, modified: Int64, changed: Int64)
+        case missing
+        case statFailed(errno: Int32)
+        case counter(UInt64)
+    }
+
+    let storage: Storage
+
+    init(_ storage: Storage) { self.storage = storage }
+
+    /// A token for stores that count their changes.
+    public static func counter(_ value: UInt64) -> StoreChangeToken { StoreChangeToken(.counter(value)) }
+
+    public var description: String {
+        switch storage {
+        case let .file(device, inode, size, modified, changed):
+            "file(dev \(device), ino \(inode), \(size) bytes, mtime \(modified) ns, ctime \(changed) ns)"
+        case .missing: "missing"
+        case let .statFailed(code): "stat failed (errno \(code))"
+        case let .counter(value): "counter(\(value))"
+        }
+    }
+}
