@@ -1,1 +1,0 @@
-// Sources (fixed, GPX, simulation) are being written.

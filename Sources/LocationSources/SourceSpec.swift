@@ -1,0 +1,135 @@
+import Foundation
+
+/// A location source named on the command line or in configuration: `SCHEME:VALUE`.
+///
+/// | Spec | Source |
+/// |---|---|
+/// | `sim:NAME` | `SimulatedRouteSource` on a built-in route (`BuiltInRoute`) |
+/// | `gpx:PATH` | `GPXReplaySource` replaying a GPX file |
+/// | `fixed:LAT,LON[,ACCURACY]` | `FixedSource` (accuracy in metres, default 5) |
+///
+/// To add a scheme: a case in `Scheme` (with its usage and summary), a case here, a branch in
+/// `init(_:)`, `description` and `makeSource(speed:)`. Nothing else depends on the list.
+public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
+    case simulation(BuiltInRoute)
+    case gpx(path: String)
+    case fixed(latitude: Double, longitude: Double, horizontalAccuracy: Double)
+
+    /// The schemes a spec can start with.
+    public enum Scheme: String, CaseIterable, Sendable {
+        case sim, gpx, fixed
+
+        /// How to write a spec of this scheme.
+        public var usage: String {
+            switch self {
+            case .sim: "sim:NAME"
+            case .gpx: "gpx:PATH"
+            case .fixed: "fixed:LAT,LON[,ACCURACY]"
+            }
+        }
+
+        /// One line for help.
+        public var summary: String {
+            switch self {
+            case .sim: "a built-in simulated route, repeated forever"
+            case .gpx: "replay a GPX file (tracks at recorded pace, routes and waypoints at a set speed)"
+            case .fixed: "a fixed point; accuracy in metres, default \(Int(SourceSpec.defaultFixedAccuracy))"
+            }
+        }
+    }
+
+    /// Horizontal accuracy of `fixed:` when none is given, metres.
+    public static let defaultFixedAccuracy = 5.0
+
+    /// The built-in route names with a one-line description each, for help.
+    public static var routes: [(name: String, summary: String)] {
+        BuiltInRoute.allCases.map { ($0.name, $0.summary) }
+    }
+
+    /// Parses a spec. The scheme is case-insensitive; whitespace around numbers is ignored.
+    ///
+    /// - Throws: `SourceSpecError` for an unknown or missing scheme, an unknown route, a malformed
+    ///   number, a coordinate out of range or a negative accuracy. A GPX path is not checked here:
+    ///   `makeSource` reads the file.
+    public init(_ text: String) throws(SourceSpecError) {
+        let valid = Scheme.allCases.map(\.rawValue)
+        guard let colon = text.firstIndex(of: ":") else {
+            throw .missingScheme(spec: text, validSchemes: valid)
+        }
+        let schemeText = text[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+        let value = String(text[text.index(after: colon)...])
+        guard let scheme = Scheme(rawValue: schemeText) else {
+            throw .unknownScheme(String(text[..<colon]), validSchemes: valid)
+        }
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { throw .missingValue(scheme: scheme.rawValue, usage: scheme.usage) }
+        switch scheme {
+        case .sim:
+            guard let route = BuiltInRoute(name: trimmed.lowercased()) else {
+                throw .unknownRoute(trimmed, validRoutes: BuiltInRoute.allCases.map(\.name))
+            }
+            self = .simulation(route)
+        case .gpx:
+            self = .gpx(path: value)
+        case .fixed:
+            self = try Self.parseFixed(trimmed, spec: text)
+        }
+    }
+
+    private static func parseFixed(_ value: String, spec: String) throws(SourceSpecError) -> SourceSpec {
+        let fields = value.split(separator: ",", omittingEmptySubsequences: false)
+        guard fields.count == 2 || fields.count == 3 else {
+            throw .wrongFieldCount(spec: spec, usage: Scheme.fixed.usage)
+        }
+        let names = ["latitude", "longitude", "accuracy"]
+        var numbers: [Double] = []
+        for (index, field) in fields.enumerated() {
+            guard let number = parseDecimal(field) else {
+                throw .malformedNumber(field: names[index], value: field.trimmingCharacters(in: .whitespaces))
+            }
+            numbers.append(number)
+        }
+        guard abs(numbers[0]) <= 90 else { throw .coordinateOutOfRange(field: "latitude", value: numbers[0]) }
+        guard abs(numbers[1]) <= 180 else { throw .coordinateOutOfRange(field: "longitude", value: numbers[1]) }
+        let accuracy = numbers.count == 3 ? numbers[2] : defaultFixedAccuracy
+        guard accuracy >= 0 else { throw .negativeAccuracy(accuracy) }
+        return .fixed(latitude: numbers[0], longitude: numbers[1], horizontalAccuracy: accuracy)
+    }
+
+    public var scheme: Scheme {
+        switch self {
+        case .simulation: .sim
+        case .gpx: .gpx
+        case .fixed: .fixed
+        }
+    }
+
+    /// The spec in its canonical spelling; parsing it gives this value back.
+    public var description: String {
+        switch self {
+        case .simulation(let route): "sim:\(route.name)"
+        case .gpx(let path): "gpx:\(path)"
+        case .fixed(let latitude, let longitude, let accuracy): "fixed:\(latitude),\(longitude),\(accuracy)"
+        }
+    }
+
+    /// Makes the source.
+    ///
+    /// - Parameter speed: simulated seconds per loop second for simulated routes and GPX replays
+    ///   (a fixed point has no motion, so it ignores it).
+    /// - Throws: `SourceSpecError.badSpeed` when `speed` is not a positive finite number; `GPXError` when
+    ///   the GPX file cannot be used.
+    public func makeSource(speed: Double = 1) throws -> any LocationSource {
+        guard speed.isFinite, speed > 0 else { throw SourceSpecError.badSpeed(speed) }
+        switch self {
+        case .simulation(let route):
+            return SimulatedRouteSource(route: route, speed: speed)
+        case .gpx(let path):
+            let expanded = NSString(string: path).expandingTildeInPath
+            let document = try GPXDocument(contentsOfFile: expanded)
+            return GPXReplaySource(document: document, name: description, speed: speed)
+        case .fixed(let latitude, let longitude, let accuracy):
+            return FixedSource(latitude: latitude, longitude: longitude, horizontalAccuracy: accuracy, name: description)
+        }
+    }
+}
