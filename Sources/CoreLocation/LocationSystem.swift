@@ -37,11 +37,21 @@ package struct LocationSystem: Sendable {
     private static let shared: LocationSystem = {
         let environment = ProcessInfo.processInfo.environment
         let logger = Logger(label: "corelocation")
-        let (app, info) = AppIdentityResolver.current()
+        let resolved: ResolvedApp
+        do {
+            resolved = try AppIdentityResolver.resolveCurrentProcess()
+        } catch {
+            // A broken CORELOCATION_INFO_PLIST: run without usage descriptions, so requests fail visibly.
+            logger.error("could not load the app's Info.plist", metadata: ["error": "\(error)"])
+            let executable = AppIdentityResolver.currentExecutablePath()
+            resolved = ResolvedApp(
+                identity: AppIdentityResolver.identity(info: AppInfo(), executablePath: executable),
+                info: AppInfo(), infoSource: .none)
+        }
         let spec = environment["CORELOCATION_SOURCE"] ?? InProcessDefaults.sourceSpec
         var sources: [any LocationSource] = []
         do {
-            sources = [try SourceSpec(parsing: spec).makeSource(speed: 1)]
+            sources = [try SourceSpec(spec).makeSource(speed: 1)]
         } catch {
             logger.error("CORELOCATION_SOURCE is not usable; no location source is running", metadata: ["error": "\(error)"])
         }
@@ -51,7 +61,7 @@ package struct LocationSystem: Sendable {
             engine: engine, store: store, prompter: PrompterChain.defaultPrompter(),
             isAlive: { ProcessStamp.isAlive($0) })
         service.startWatchingStore()
-        return LocationSystem(provider: service, app: app, info: info, process: ProcessStamp.current())
+        return LocationSystem(provider: service, app: resolved.identity, info: resolved.info, process: ProcessStamp.current())
     }()
 }
 

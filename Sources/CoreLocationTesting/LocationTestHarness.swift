@@ -57,7 +57,7 @@ public final class LocationTestHarness: @unchecked Sendable {
         source spec: String, speed: Double = 1, app: AppIdentity = LocationTestHarness.defaultApp,
         info: AppInfo = LocationTestHarness.defaultInfo, answer: PromptAnswer? = .allowWhileUsing(precise: true)
     ) throws {
-        let source = try SourceSpec(parsing: spec).makeSource(speed: speed)
+        let source = try SourceSpec(spec).makeSource(speed: speed)
         self.init(sources: [source], app: app, info: info, answer: answer)
     }
 

@@ -8,7 +8,7 @@ import LocationSources
 struct SourceOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "Location source: sim:NAME, gpx:PATH or fixed:LAT,LON[,ACCURACY].",
-        discussion: "Built-in routes: \(SimulatedRoutes.names.joined(separator: ", ")). Default: sim:city-drive."))
+        discussion: "Built-in routes: \(SourceSpec.routes.map(\.name).joined(separator: ", ")). Default: sim:city-drive."))
     var source: String = "sim:city-drive"
 
     @Option(name: .long, help: "Replay speed-up for simulated and recorded sources (60 = one minute per second).")
@@ -20,7 +20,7 @@ struct SourceOptions: ParsableArguments {
     func validate() throws {
         guard speed.isFinite, speed > 0 else { throw ValidationError("--speed must be a positive number, got \(speed)") }
         do {
-            _ = try SourceSpec(parsing: source)
+            _ = try SourceSpec(source)
         } catch {
             throw ValidationError("\(error)")
         }
@@ -29,7 +29,7 @@ struct SourceOptions: ParsableArguments {
     /// Builds the source, failing with a one-line message (unreadable or malformed GPX, …).
     func makeEngine() throws -> LocationEngine {
         do {
-            let made = try SourceSpec(parsing: source).makeSource(speed: speed)
+            let made = try SourceSpec(source).makeSource(speed: speed)
             return LocationEngine(loop: RealtimeLoop(), sources: [made])
         } catch {
             throw CommandFailure("\(error)")

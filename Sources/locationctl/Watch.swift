@@ -30,8 +30,14 @@ extension LocationCtl {
             let engine = try sourceOptions.makeEngine()
             let request = UpdateRequest(
                 mode: .continuous, desiredAccuracy: -1, distanceFilter: distanceFilter, pausesAutomatically: false)
-            var display: any FixDisplay = json ? JSONLinesDisplay()
-                : (isatty(STDOUT_FILENO) == 1 ? LiveTerminalDisplay(source: sourceOptions.source) : PlainLinesDisplay())
+            var display: any FixDisplay
+            if json {
+                display = JSONLinesDisplay()
+            } else if isatty(STDOUT_FILENO) == 1 {
+                display = LiveTerminalDisplay(source: sourceOptions.source)
+            } else {
+                display = PlainLinesDisplay()
+            }
             var delivered = 0
             for await event in engine.events(request) {
                 switch event {
@@ -59,14 +65,20 @@ protocol FixDisplay {
     mutating func note(_ message: String)
 }
 
+/// Unbuffered output, so a pipe reader sees each fix as it happens.
+enum Output {
+    static func line(_ text: String) { FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
+    static func error(_ text: String) { FileHandle.standardError.write(Data(("locationctl: " + text + "\n").utf8)) }
+}
+
 struct JSONLinesDisplay: FixDisplay {
-    func show(_ fix: Fix) { print(FixFormatting.json(fix)); fflush(stdout) }
-    func note(_ message: String) { FileHandle.standardError.write(Data("locationctl: \(message)\n".utf8)) }
+    func show(_ fix: Fix) { Output.line(FixFormatting.json(fix)) }
+    func note(_ message: String) { Output.error(message) }
 }
 
 struct PlainLinesDisplay: FixDisplay {
-    func show(_ fix: Fix) { print(FixFormatting.line(fix)); fflush(stdout) }
-    func note(_ message: String) { print("-- \(message)"); fflush(stdout) }
+    func show(_ fix: Fix) { Output.line(FixFormatting.line(fix)) }
+    func note(_ message: String) { Output.line("-- \(message)") }
 }
 
 /// A block of lines redrawn in place for each fix: what a person watching a terminal wants.
@@ -96,7 +108,7 @@ struct LiveTerminalDisplay: FixDisplay {
 
     mutating func note(_ message: String) {
         self.message = message
-        if let previous { draw(previous) } else { print("-- \(message)") }
+        if let previous { draw(previous) } else { Output.line("-- \(message)") }
     }
 
     private mutating func draw(_ fix: Fix) {

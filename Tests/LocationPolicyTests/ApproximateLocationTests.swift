@@ -13,7 +13,7 @@ import Testing
 
     @Test func snapsToTheCellCentreAndWithholdsMotionAndAltitude() throws {
         var filter = ApproximateLocation()
-        let out = try #require(filter.filter(fix(52.5163, 13.3777, at: 0)))
+        let out = try #require(filter.filter(fix(52.5163, 13.3777, at: 0)) as Fix?)
         #expect(out.horizontalAccuracy == ApproximateLocation.reportedAccuracy)
         #expect(out.speed < 0 && out.course < 0 && out.verticalAccuracy < 0)
         #expect(abs(out.latitude - 52.5163) < 0.05 && abs(out.longitude - 13.3777) < 0.1)
@@ -45,7 +45,7 @@ import Testing
     @Test(arguments: [(89.99, 179.99), (-89.99, -180.0), (0.0, 180.0), (65.0, -179.999)])
     func cellsAreValidNearPolesAndTheAntimeridian(lat: Double, lon: Double) throws {
         var filter = ApproximateLocation()
-        let out = try #require(filter.filter(fix(lat, lon, at: 0)))
+        let out = try #require(filter.filter(fix(lat, lon, at: 0)) as Fix?)
         #expect(abs(out.latitude) <= 90 && abs(out.longitude) <= 180)
         #expect(out.hasValidPosition)
     }

@@ -54,7 +54,10 @@ import Testing
 
     @Test func alwaysUpgradeIsOfferedOnceAndNeverAfterAllowOnce() {
         let upgrade = AuthorizationRules.evaluate(.always, app: app, info: info, record: record(.authorizedWhenInUse), effective: effective(.authorizedWhenInUse))
-        guard case .prompt(let request) = upgrade else { return Issue.record("expected an upgrade prompt") }
+        guard case .prompt(let request) = upgrade else {
+            Issue.record("expected an upgrade prompt")
+            return
+        }
         #expect(request.kind == .upgradeToAlways)
         #expect(AuthorizationRules.evaluate(.always, app: app, info: info, record: record(.authorizedWhenInUse, alwaysUsed: true), effective: effective(.authorizedWhenInUse)).isIgnored)
         #expect(AuthorizationRules.evaluate(.always, app: app, info: info, record: record(.authorizedWhenInUse, once: me), effective: effective(.authorizedWhenInUse)).isIgnored)
