@@ -57,6 +57,8 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "corelocation-bench", dependencies: ["LocationGeodesy"]),
+        // A minimal iOS-style app (delegate + main run loop), used by the end-to-end tests.
+        .executableTarget(name: "corelocation-example", dependencies: ["CoreLocation"]),
 
         .testTarget(name: "LocationGeodesyTests", dependencies: ["LocationGeodesy"],
                     resources: [.copy("Fixtures")]),
@@ -65,7 +67,10 @@ let package = Package(
         .testTarget(name: "LocationEngineTests", dependencies: ["LocationEngine", "LocationSources", "LocationCore"]),
         .testTarget(name: "LocationPolicyTests", dependencies: ["LocationPolicy", "LocationCore"]),
         .testTarget(name: "CoreLocationTests", dependencies: ["CoreLocation", "CoreLocationTesting"]),
-        .testTarget(name: "locationctlTests", dependencies: ["locationctl"]),
+        .testTarget(name: "locationctlTests", dependencies: [
+            "locationctl", "corelocation-example", "CoreLocation", "LocationCore", "LocationEngine",
+            "LocationPolicy", "LocationService", "LocationSources",
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,57 @@
+// A typical iOS-style Core Location client, as a Linux command-line app: the delegate pattern of
+// Apple's "Configuring your app to use location services", run on the main run loop.
+//
+//     corelocation-example [COUNT]     prints COUNT locations (default 5) as lines, then exits
+//
+// It needs an Info.plist with NSLocationWhenInUseUsageDescription next to the executable or in
+// CORELOCATION_INFO_PLIST, and an answer to the authorization prompt (a terminal, a prompt policy,
+// or `locationctl grant`).
+import CoreLocation
+
+final class LocationPrinter: NSObject, CLLocationManagerDelegate {
+    let manager = CLLocationManager()
+    var remaining: Int
+
+    init(count: Int) {
+        remaining = count
+        super.init()
+        manager.delegate = self
+    }
+
+    func locationManagerDidChangeAuthorization(_ manager: CLLocationManager) {
+        say("authorization \(manager.authorizationStatus.rawValue) accuracy \(manager.accuracyAuthorization.rawValue)")
+        switch manager.authorizationStatus {
+        case .notDetermined:
+            manager.requestWhenInUseAuthorization()
+        case .authorizedWhenInUse, .authorizedAlways:
+            manager.startUpdatingLocation()
+        default:
+            break
+        }
+    }
+
+    func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation]) {
+        for location in locations where remaining > 0 {
+            remaining -= 1
+            say(String(format: "location %.6f %.6f %.1f", location.coordinate.latitude, location.coordinate.longitude,
+                       location.horizontalAccuracy))
+        }
+        if remaining == 0 { exit(0) }
+    }
+
+    func locationManager(_ manager: CLLocationManager, didFailWithError error: any Error) {
+        if let error = error as? CLError, error.code == .denied {
+            say("denied")
+            exit(2)
+        }
+        say("error \((error as NSError).code)")
+    }
+
+    private func say(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+}
+
+let count = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 5
+let printer = LocationPrinter(count: count)
+RunLoop.main.run()
