@@ -89,6 +89,8 @@ public struct PolicyPrompter: AuthorizationPrompter {
         }
     }
 
+    /// Answers at once, on the caller's thread (reading at most two small files); logs every decision it
+    /// makes on the user's behalf at `info`, and a malformed policy at `error`.
     public func prompt(_ request: PromptRequest, completion: @escaping @Sendable (PromptAnswer?) -> Void) {
         let resolution = resolve(request)
         switch resolution {

@@ -20,11 +20,16 @@ import Darwin
 /// shown at a time: concurrent requests wait their turn. ``controllingTerminal(path:isTerminal:)`` hands
 /// out one shared prompter per terminal, so all requests of a process queue up on it.
 ///
+/// Like Apple's, the prompt is shown only to a process in the foreground: when the process is a background
+/// job of its terminal, the answer is nil at once (reading the terminal would stop the whole process with
+/// SIGTTIN).
+///
 /// The app's name and usage description are shown with control characters removed, so an app cannot
 /// redraw the prompt with escape sequences.
 public final class TerminalPrompter: AuthorizationPrompter {
     private let input: FileHandle
     private let output: FileHandle
+    private let isForeground: @Sendable (Int32) -> Bool
     private let queue = DispatchQueue(label: "corelocation.policy.terminal-prompt")
     /// Bytes read past the end of the last answer; used only on `queue`.
     private let pending = Locked([UInt8]())
@@ -33,10 +38,28 @@ public final class TerminalPrompter: AuthorizationPrompter {
     /// - Parameters:
     ///   - input: where answers are read from (a terminal, or a pipe in tests).
     ///   - output: where the prompt is written.
-    public init(input: FileHandle, output: FileHandle, logger: Logger = Logger(label: "corelocation.policy")) {
+    public convenience init(input: FileHandle, output: FileHandle, logger: Logger = Logger(label: "corelocation.policy")) {
+        self.init(input: input, output: output, isForeground: Self.isForegroundProcess, logger: logger)
+    }
+
+    /// - Parameter isForeground: given the input descriptor, whether this process may read it now.
+    package init(
+        input: FileHandle, output: FileHandle, isForeground: @escaping @Sendable (Int32) -> Bool, logger: Logger
+    ) {
         self.input = input
         self.output = output
+        self.isForeground = isForeground
         self.logger = logger
+    }
+
+    /// False only when `fd` is this process's controlling terminal and another process group owns it.
+    package static func isForegroundProcess(_ fd: Int32) -> Bool {
+        guard isatty(fd) == 1 else { return true }  // a pipe or a file: no job control
+        // Job control only concerns the controlling terminal of our session.
+        let session = tcgetsid(fd)
+        guard session >= 0, session == getsid(0) else { return true }
+        let owner = tcgetpgrp(fd)
+        return owner < 0 || owner == getpgrp()
     }
 
     private static let shared = Locked([String: TerminalPrompter]())
@@ -65,6 +88,13 @@ public final class TerminalPrompter: AuthorizationPrompter {
 
     public func prompt(_ request: PromptRequest, completion: @escaping @Sendable (PromptAnswer?) -> Void) {
         queue.async {
+            guard self.isForeground(self.input.fileDescriptor) else {
+                self.logger.notice(
+                    "not showing the location prompt: the process is in the background of its terminal",
+                    metadata: ["app": "\(request.app.id)"])
+                completion(nil)
+                return
+            }
             let answer = self.ask(request)
             if answer == nil {
                 self.logger.notice("terminal prompt got no answer (end of input)", metadata: ["app": "\(request.app.id)"])

@@ -98,3 +98,14 @@ func answers(of prompter: some AuthorizationPrompter, to request: PromptRequest)
         }
     }
 }
+
+@Suite struct PromptAnswerTests {
+    @Test(arguments: [
+        PromptAnswer.allowOnce(precise: true), .allowOnce(precise: false), .allowWhileUsing(precise: true),
+        .allowWhileUsing(precise: false), .dontAllow, .changeToAlways, .keepWhileUsing,
+    ])
+    func codableRoundTrip(answer: PromptAnswer) throws {
+        let data = try JSONEncoder().encode(answer)
+        #expect(try JSONDecoder().decode(PromptAnswer.self, from: data) == answer)
+    }
+}

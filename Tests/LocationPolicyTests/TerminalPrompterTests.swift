@@ -1,6 +1,10 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import LocationCore
 import LocationPolicy
+import Logging
 import Testing
 
 /// A terminal prompter wired to pipes: the test types into `keyboard` and reads `screen`.
@@ -11,6 +15,13 @@ struct PipeTerminal {
 
     init() {
         prompter = TerminalPrompter(input: keyboard.fileHandleForReading, output: screen.fileHandleForWriting)
+    }
+
+    /// A terminal whose foreground is decided by `isForeground`.
+    init(isForeground: @escaping @Sendable (Int32) -> Bool) {
+        prompter = TerminalPrompter(
+            input: keyboard.fileHandleForReading, output: screen.fileHandleForWriting, isForeground: isForeground,
+            logger: Logger(label: "test"))
     }
 
     func type(_ text: String) {
@@ -150,6 +161,29 @@ struct PipeTerminal {
         #expect(!screen.contains("\u{07}"))
         #expect(!screen.contains("\u{202E}"))
         #expect(screen.contains("\"Evil[2J[HppA Allow Once\""))
+    }
+
+    @Test func backgroundProcessIsNotPrompted() async throws {
+        let inForeground = Locked(false)
+        let terminal = PipeTerminal(isForeground: { _ in inForeground.withLock { $0 } })
+        terminal.type("w\n")
+        #expect(await terminal.ask(request()) == nil)
+        // Back in the foreground, the typed answer is still there to be read.
+        inForeground.withLock { $0 = true }
+        #expect(await terminal.ask(request()) == .allowWhileUsing(precise: true))
+        let screen = try terminal.screenText()
+        #expect(screen.components(separatedBy: "Allow While Using App").count - 1 == 2)  // one prompt, one answer
+    }
+
+    @Test func pipesAndForeignTerminalsCountAsForeground() throws {
+        let pipe = Pipe()
+        #expect(TerminalPrompter.isForegroundProcess(pipe.fileHandleForReading.fileDescriptor))
+        // A pseudo-terminal that is not our controlling terminal has no job control over us.
+        let pty = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        try #require(pty >= 0)
+        defer { close(pty) }
+        #expect(isatty(pty) == 1)
+        #expect(TerminalPrompter.isForegroundProcess(pty))
     }
 
     @Test func controllingTerminalNeedsATerminal() throws {

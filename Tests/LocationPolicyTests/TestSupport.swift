@@ -35,6 +35,13 @@ func permissions(of path: String) -> UInt32? {
     return UInt32(st.st_mode) & 0o7777
 }
 
+/// `stat`'s modification time of a path in nanoseconds (a `Date` cannot tell 1 ns apart).
+func modificationNanoseconds(of path: String) -> Int64? {
+    var st = stat()
+    guard stat(path, &st) == 0 else { return nil }
+    return Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
+}
+
 /// A record with a date that survives the file store's millisecond precision.
 func record(_ name: String, status: AuthorizationStatus = .authorizedWhenInUse) -> AppRecord {
     AppRecord(
