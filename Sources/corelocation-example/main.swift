@@ -25,7 +25,10 @@ final class LocationPrinter: NSObject, CLLocationManagerDelegate {
             manager.requestWhenInUseAuthorization()
         case .authorizedWhenInUse, .authorizedAlways:
             manager.startUpdatingLocation()
-        default:
+        case .denied, .restricted:
+            say("not authorized")
+            exit(2)
+        @unknown default:
             break
         }
     }

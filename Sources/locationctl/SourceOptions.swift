@@ -19,11 +19,6 @@ struct SourceOptions: ParsableArguments {
 
     func validate() throws {
         guard speed.isFinite, speed > 0 else { throw ValidationError("--speed must be a positive number, got \(speed)") }
-        do {
-            _ = try SourceSpec(source)
-        } catch {
-            throw ValidationError("\(error)")
-        }
     }
 
     /// Builds the source, failing with a one-line message (unreadable or malformed GPX, …).

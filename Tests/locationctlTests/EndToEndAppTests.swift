@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+
+/// A real app process (`corelocation-example`: delegate + main run loop) against the in-process
+/// engine, its Info.plist, the prompt policy, and `locationctl` changing its authorization.
+@Suite struct EndToEndAppTests {
+    private let bundleID = "com.example.printer"
+
+    private func environment(_ directory: URL, whenInUse: String? = "Prints where you are.", policy: String? = nil) throws -> [String: String] {
+        var env = [
+            "CORELOCATION_STATE_DIR": directory.appendingPathComponent("state").path,
+            "CORELOCATION_INFO_PLIST": try writeInfoPlist(in: directory, bundleID: bundleID, whenInUse: whenInUse).path,
+            "CORELOCATION_SOURCE": "sim:walk",
+        ]
+        if let policy { env["CORELOCATION_PROMPT_POLICY"] = policy }
+        return env
+    }
+
+    @Test func policyAllowGivesLocations() throws {
+        let env = try environment(try temporaryDirectory(), policy: "allow")
+        let output = try Child(Executable.example, ["3"], environment: env).finish(timeout: 30)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.lines.first == "authorization 0 accuracy 0", "told the status right after creation")
+        #expect(output.lines.contains("authorization 4 accuracy 0"))
+        #expect(output.lines.filter { $0.hasPrefix("location ") }.count == 3)
+    }
+
+    @Test func policyDenyGivesDeniedError() throws {
+        let env = try environment(try temporaryDirectory(), policy: "deny")
+        let output = try Child(Executable.example, [], environment: env).finish(timeout: 30)
+        #expect(output.status == 2, "\(output.stdout)\(output.stderr)")
+        #expect(output.lines.suffix(2) == ["authorization 2 accuracy 0", "not authorized"])
+        #expect(!output.lines.contains { $0.hasPrefix("location ") })
+    }
+
+    @Test func approximatePolicyGivesCoarseLocations() throws {
+        let env = try environment(try temporaryDirectory(), policy: "allow,approximate")
+        let output = try Child(Executable.example, ["1"], environment: env).finish(timeout: 30)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.lines.contains("authorization 4 accuracy 1"))
+        let location = try #require(output.lines.first { $0.hasPrefix("location ") })
+        #expect(location.hasSuffix(" 5000.0"))
+    }
+
+    @Test func allowOnceEndsWhenTheAppExits() throws {
+        let directory = try temporaryDirectory()
+        let env = try environment(directory, policy: "allow-once")
+        let output = try Child(Executable.example, ["1"], environment: env).finish(timeout: 30)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.lines.contains("authorization 4 accuracy 0"))
+        let after = try run(Executable.locationctl, ["apps", "--state-dir", directory.appendingPathComponent("state").path])
+        #expect(after.stdout.contains("\(bundleID)  notDetermined"), "\(after.stdout)")
+    }
+
+    @Test func missingUsageDescriptionFailsWithAClearLogLine() throws {
+        let env = try environment(try temporaryDirectory(), whenInUse: nil, policy: "allow")
+        let child = try Child(Executable.example, [], environment: env)
+        #expect(child.waitForStderr(timeout: 20, containing: "NSLocationWhenInUseUsageDescription"))
+        let output = child.finish(timeout: 1)
+        #expect(!output.lines.contains { $0.hasPrefix("authorization 4") }, "a request without the key never grants")
+    }
+
+    @Test func pendingRequestIsAnsweredByLocationctlWithinASecond() throws {
+        let directory = try temporaryDirectory()
+        let env = try environment(directory)
+        let child = try Child(Executable.example, ["2"], environment: env)
+        // Nobody can answer (no terminal, no policy): one clear line says how.
+        #expect(child.waitForStderr(timeout: 20, containing: "locationctl grant \(bundleID)"))
+        #expect(child.lines == ["authorization 0 accuracy 0"])
+
+        let granted = Date()
+        let grant = try run(Executable.locationctl, ["grant", bundleID, "--state-dir", directory.appendingPathComponent("state").path])
+        #expect(grant.status == 0)
+        let told = try #require(child.waitForLine(timeout: 5) { $0 == "authorization 4 accuracy 0" })
+        #expect(told.timeIntervalSince(granted) < 1.0, "told after \(told.timeIntervalSince(granted)) s")
+        let output = child.finish(timeout: 20)
+        #expect(output.status == 0)
+        #expect(output.lines.filter { $0.hasPrefix("location ") }.count == 2)
+    }
+
+    @Test func revokingARunningAppStopsItWithinASecond() throws {
+        let directory = try temporaryDirectory()
+        let env = try environment(directory, policy: "allow")
+        let child = try Child(Executable.example, ["100000"], environment: env)
+        #expect(child.waitForLine(timeout: 20) { $0.hasPrefix("location ") } != nil)
+        let revoked = Date()
+        _ = try run(Executable.locationctl, ["revoke", bundleID, "--state-dir", directory.appendingPathComponent("state").path])
+        let told = try #require(child.waitForLine(timeout: 5) { $0 == "authorization 2 accuracy 0" })
+        #expect(told.timeIntervalSince(revoked) < 1.0, "told after \(told.timeIntervalSince(revoked)) s")
+        let output = child.finish(timeout: 10)
+        #expect(output.status == 2)
+        let revokedAt = try #require(output.lines.firstIndex(of: "authorization 2 accuracy 0"))
+        #expect(!output.lines[revokedAt...].contains { $0.hasPrefix("location ") }, "no location after revocation")
+    }
+
+    @Test func servicesOffReachesARunningApp() throws {
+        let directory = try temporaryDirectory()
+        let env = try environment(directory, policy: "allow")
+        let child = try Child(Executable.example, ["100000"], environment: env)
+        #expect(child.waitForLine(timeout: 20) { $0.hasPrefix("location ") } != nil)
+        _ = try run(Executable.locationctl, ["services", "off", "--state-dir", directory.appendingPathComponent("state").path])
+        #expect(child.waitForLine(timeout: 2) { $0 == "authorization 2 accuracy 0" } != nil)
+        _ = child.finish(timeout: 10)
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+/// `locationctl apps|grant|revoke|reset|services` against a real store directory.
+@Suite struct SettingsCommandTests {
+    private func apps(_ state: URL) throws -> [String: Any] {
+        let output = try run(Executable.locationctl, ["apps", "--json", "--state-dir", state.path])
+        #expect(output.status == 0, "\(output.stderr)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+    }
+
+    private func status(of app: String, in state: URL) throws -> String? {
+        let list = try #require(try apps(state)["apps"] as? [[String: Any]])
+        return list.first { $0["id"] as? String == app }?["status"] as? String
+    }
+
+    @Test func grantRevokeResetAndServicesRoundTrip() throws {
+        let state = try temporaryDirectory().appendingPathComponent("state")
+        let ctl = { (arguments: [String]) throws -> Finished in
+            try run(Executable.locationctl, arguments + ["--state-dir", state.path])
+        }
+        #expect(try ctl(["grant", "com.example.maps", "--approximate"]).status == 0)
+        #expect(try status(of: "com.example.maps", in: state) == "authorizedWhenInUse")
+        let list = try #require(try apps(state)["apps"] as? [[String: Any]])
+        #expect(list.first?["accuracy"] as? String == "reducedAccuracy")
+
+        #expect(try ctl(["grant", "com.example.maps", "--always"]).status == 0)
+        #expect(try status(of: "com.example.maps", in: state) == "authorizedAlways")
+
+        #expect(try ctl(["revoke", "com.example.maps"]).status == 0)
+        #expect(try status(of: "com.example.maps", in: state) == "denied")
+
+        #expect(try ctl(["services", "off"]).status == 0)
+        #expect(try apps(state)["servicesEnabled"] as? Bool == false)
+        #expect(try ctl(["grant", "/usr/bin/tracker"]).status == 0)
+        #expect(try status(of: "/usr/bin/tracker", in: state) == "denied", "services off denies every app")
+        #expect(try ctl(["services", "on"]).status == 0)
+        #expect(try status(of: "/usr/bin/tracker", in: state) == "authorizedWhenInUse", "on restores each app's status")
+
+        #expect(try ctl(["reset", "com.example.maps"]).status == 0)
+        #expect(try status(of: "com.example.maps", in: state) == nil)
+        let missing = try ctl(["reset", "com.example.maps"])
+        #expect(missing.status != 0 && missing.stderr.contains("no app com.example.maps"))
+        #expect(try ctl(["reset", "--all"]).status == 0)
+        #expect((try apps(state)["apps"] as? [Any])?.isEmpty == true)
+
+        let attributes = try FileManager.default.attributesOfItem(atPath: state.appendingPathComponent("authorization.json").path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+    }
+
+    @Test func corruptStoreIsReportedNotOverwritten() throws {
+        let state = try temporaryDirectory()
+        let file = state.appendingPathComponent("authorization.json")
+        try Data("{not json".utf8).write(to: file)
+        let output = try run(Executable.locationctl, ["grant", "com.example.maps", "--state-dir", state.path])
+        #expect(output.exitedNormally && output.status == 1)
+        #expect(output.stderr.contains(file.path))
+        #expect(try String(contentsOf: file, encoding: .utf8) == "{not json")
+    }
+}

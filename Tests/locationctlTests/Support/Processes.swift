@@ -1,0 +1,116 @@
+import Foundation
+import LocationCore
+
+/// The project's executables, built next to the test bundle.
+enum Executable {
+    static let directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+    static let locationctl = directory.appendingPathComponent("locationctl")
+    static let example = directory.appendingPathComponent("corelocation-example")
+}
+
+/// A finished process's results.
+struct Finished {
+    let status: Int32
+    let exitedNormally: Bool
+    let stdout: String
+    let stderr: String
+
+    var lines: [String] { stdout.split(separator: "\n").map(String.init) }
+}
+
+/// A running child process whose output is collected line by line, with arrival times.
+final class Child: @unchecked Sendable {
+    let process = Process()
+    private let out = Pipe(), err = Pipe()
+    private let collected = Locked<(lines: [(Date, String)], partial: String, stderr: String)>(([], "", ""))
+
+    init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws {
+        process.executableURL = executable
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        // A child must never find a terminal or a stray policy of the developer's.
+        env["CORELOCATION_PROMPT_POLICY"] = nil
+        env["XDG_CONFIG_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("no-config-\(UUID())").path
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = out
+        process.standardError = err
+        out.fileHandleForReading.readabilityHandler = { [collected] handle in
+            let data = handle.availableData
+            collected.withLock { state in
+                state.partial += String(decoding: data, as: UTF8.self)
+                while let newline = state.partial.firstIndex(of: "\n") {
+                    state.lines.append((Date(), String(state.partial[..<newline])))
+                    state.partial = String(state.partial[state.partial.index(after: newline)...])
+                }
+            }
+        }
+        err.fileHandleForReading.readabilityHandler = { [collected] handle in
+            let data = handle.availableData
+            collected.withLock { $0.stderr += String(decoding: data, as: UTF8.self) }
+        }
+        try process.run()
+    }
+
+    var lines: [String] { collected.withLock { $0.lines.map(\.1) } }
+    var stderr: String { collected.withLock { $0.stderr } }
+
+    /// When the first line matching `predicate` arrived, waiting up to `timeout` seconds.
+    func waitForLine(timeout: TimeInterval, _ predicate: (String) -> Bool) -> Date? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let hit = collected.withLock({ $0.lines.first { predicate($0.1) } }) { return hit.0 }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return nil
+    }
+
+    func waitForStderr(timeout: TimeInterval, containing text: String) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if stderr.contains(text) { return true }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return false
+    }
+
+    /// Waits for exit (killing the child after `timeout`), then returns everything it printed.
+    func finish(timeout: TimeInterval) -> Finished {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        Thread.sleep(forTimeInterval: 0.05)
+        out.fileHandleForReading.readabilityHandler = nil
+        err.fileHandleForReading.readabilityHandler = nil
+        let (stdout, stderr) = collected.withLock { state in
+            (state.lines.map(\.1).joined(separator: "\n") + (state.lines.isEmpty ? "" : "\n") + state.partial, state.stderr)
+        }
+        return Finished(
+            status: process.terminationStatus, exitedNormally: process.terminationReason == .exit,
+            stdout: stdout, stderr: stderr)
+    }
+}
+
+/// Runs a command to completion.
+func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval = 60) throws -> Finished {
+    try Child(executable, arguments, environment: environment).finish(timeout: timeout)
+}
+
+/// A fresh directory for one test.
+func temporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("corelocation-test-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+/// Writes an Info.plist with the given location keys.
+func writeInfoPlist(in directory: URL, bundleID: String, whenInUse: String?) throws -> URL {
+    var dictionary: [String: Any] = ["CFBundleIdentifier": bundleID, "CFBundleName": "Printer"]
+    if let whenInUse { dictionary["NSLocationWhenInUseUsageDescription"] = whenInUse }
+    let data = try PropertyListSerialization.data(fromPropertyList: dictionary, format: .xml, options: 0)
+    let url = directory.appendingPathComponent("Info.plist")
+    try data.write(to: url)
+    return url
+}
