@@ -137,6 +137,7 @@ final class LiveUpdateSession: Sendable {
     /// The session's view of its authorization, shared with the connection's event handler.
     final class LockedState: Sendable {
         private let authorization = Locked(EffectiveAuthorization.notDetermined)
+        private let lastLocation = Locked<CLLocation?>(nil)
 
         func setAuthorization(_ value: EffectiveAuthorization) { authorization.withLock { $0 = value } }
 
@@ -150,13 +151,16 @@ final class LiveUpdateSession: Sendable {
             case .locations(_, let fixes):
                 let limited = authorization.withLock { $0.accuracy == .reducedAccuracy }
                 guard let fix = fixes.last else { return nil }
-                return CLLocationUpdate(location: CLLocation(fix: fix), accuracyLimited: limited)
+                let location = CLLocation(fix: fix)
+                lastLocation.withLock { $0 = location }
+                return CLLocationUpdate(location: location, accuracyLimited: limited)
             case .failed(_, .locationUnknown):
                 return CLLocationUpdate(locationUnavailable: true)
             case .failed(_, .denied):
                 return Self.stateUpdate(for: authorization.withLock { $0 })
             case .stationary(_, let still):
-                return still ? CLLocationUpdate(stationary: true) : nil
+                // While stationary the update carries the last location, which still holds.
+                return still ? CLLocationUpdate(location: lastLocation.withLock { $0 }, stationary: true) : nil
             case .paused, .completed, .sourceFinished:
                 return nil
             }

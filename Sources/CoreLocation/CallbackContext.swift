@@ -44,9 +44,3 @@ final class CallbackContext: @unchecked Sendable {
         }
     }
 }
-
-/// Carries a non-Sendable reference across a hop whose safety the caller guarantees (the value is
-/// only touched again on its own callback context).
-struct UncheckedSendable<Value>: @unchecked Sendable {
-    let value: Value
-}

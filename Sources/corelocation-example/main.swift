@@ -1,7 +1,10 @@
 // A typical iOS-style Core Location client, as a Linux command-line app: the delegate pattern of
 // Apple's "Configuring your app to use location services", run on the main run loop.
 //
-//     corelocation-example [COUNT]     prints COUNT locations (default 5) as lines, then exits
+//     corelocation-example [COUNT] [--dispatch-main]
+//
+// prints COUNT locations (default 5) as lines, then exits. The main thread serves callbacks with
+// `RunLoop.main.run()`, or with `dispatchMain()` when asked: Linux supports both.
 //
 // It needs an Info.plist with NSLocationWhenInUseUsageDescription next to the executable or in
 // CORELOCATION_INFO_PLIST, and an answer to the authorization prompt (a terminal, a prompt policy,
@@ -55,6 +58,11 @@ final class LocationPrinter: NSObject, CLLocationManagerDelegate {
     }
 }
 
-let count = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 5
+let arguments = CommandLine.arguments.dropFirst()
+let count = arguments.compactMap { Int($0) }.first ?? 5
 let printer = LocationPrinter(count: count)
-RunLoop.main.run()
+if arguments.contains("--dispatch-main") {
+    dispatchMain()
+} else {
+    RunLoop.main.run()
+}

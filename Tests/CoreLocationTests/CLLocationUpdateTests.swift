@@ -88,8 +88,10 @@ import Testing
         let world = try LocationTestHarness(source: "fixed:52.52,13.405")
         authorize(world)
         let updates = await collect(world) { $0.contains { $0.stationary } }
-        #expect(updates.last?.stationary == true)
-        #expect(updates.contains { $0.location != nil })
+        let stationary = try #require(updates.last)
+        #expect(stationary.stationary)
+        let previous = try #require(updates.dropLast().last { $0.location != nil }?.location)
+        #expect(stationary.location?.coordinate.latitude == previous.coordinate.latitude)
     }
 
     @Test func explicitServiceSessionRequirementIsReported() async throws {

@@ -16,9 +16,10 @@ import Testing
         return env
     }
 
-    @Test func policyAllowGivesLocations() throws {
+    @Test(arguments: [[], ["--dispatch-main"]])
+    func policyAllowGivesLocations(mainLoop: [String]) throws {
         let env = try environment(try temporaryDirectory(), policy: "allow")
-        let output = try Child(Executable.example, ["3"], environment: env).finish(timeout: 30)
+        let output = try Child(Executable.example, ["3"] + mainLoop, environment: env).finish(timeout: 30)
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.lines.first == "authorization 0 accuracy 0", "told the status right after creation")
         #expect(output.lines.contains("authorization 4 accuracy 0"))
