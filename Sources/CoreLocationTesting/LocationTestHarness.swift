@@ -101,6 +101,17 @@ public final class LocationTestHarness: @unchecked Sendable {
         }
     }
 
+    /// Sets the app's stored decision, as `locationctl grant|revoke` would, and tells running apps.
+    public func setAuthorization(_ status: CLAuthorizationStatus, accuracy: CLAccuracyAuthorization = .fullAccuracy) {
+        let app = self.app
+        updateStore { database in
+            database.apps[app.id] = AppRecord(
+                status: AuthorizationStatus(rawValue: status.rawValue) ?? .notDetermined,
+                accuracy: AccuracyAuthorization(rawValue: accuracy.rawValue) ?? .reducedAccuracy,
+                displayName: app.displayName, executablePath: app.executablePath, updated: loop.now)
+        }
+    }
+
     /// Changes what the store says, as `locationctl` would, and tells the running apps.
     public func updateStore(_ body: (inout AuthorizationDatabase) -> Void) {
         _ = try? store.update { body(&$0) }

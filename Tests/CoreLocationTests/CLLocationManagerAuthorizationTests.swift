@@ -249,10 +249,7 @@ import Testing
             manager.requestWhenInUseAuthorization()
             world.advance(by: 10)
             #expect(delegate.locations.isEmpty, "nobody answered the prompt")
-            world.updateStore { db in
-                db.apps[LocationTestHarness.defaultApp.id] = AppRecord(
-                    status: .authorizedWhenInUse, displayName: "TestApp", executablePath: "/x", updated: Date())
-            }
+            world.setAuthorization(.authorizedWhenInUse)
             world.advance(by: 2)
             #expect(!delegate.locations.isEmpty)
         }

@@ -11,10 +11,7 @@ import Testing
     /// A world whose app is already authorized (While Using, precise).
     private func authorizedWorld(_ spec: String, speed: Double = 1) throws -> LocationTestHarness {
         let world = try LocationTestHarness(source: spec, speed: speed)
-        world.updateStore { db in
-            db.apps[LocationTestHarness.defaultApp.id] = AppRecord(
-                status: .authorizedWhenInUse, displayName: "TestApp", executablePath: "/x", updated: Date())
-        }
+        world.setAuthorization(.authorizedWhenInUse)
         return world
     }
 
@@ -127,10 +124,7 @@ import Testing
 
     @Test func requestLocationFailsWithLocationUnknownWhenNoFixComes() throws {
         let world = LocationTestHarness(sources: [NeverFixSource()])
-        world.updateStore { db in
-            db.apps[LocationTestHarness.defaultApp.id] = AppRecord(
-                status: .authorizedWhenInUse, displayName: "TestApp", executablePath: "/x", updated: Date())
-        }
+        world.setAuthorization(.authorizedWhenInUse)
         world.run {
             let delegate = RecordingDelegate()
             let manager = CLLocationManager()
@@ -144,10 +138,7 @@ import Testing
 
     @Test func startUpdatingCancelsAPendingRequestAndRequestWhileRunningDoesNothing() throws {
         let world = LocationTestHarness(sources: [NeverFixSource()])
-        world.updateStore { db in
-            db.apps[LocationTestHarness.defaultApp.id] = AppRecord(
-                status: .authorizedWhenInUse, displayName: "TestApp", executablePath: "/x", updated: Date())
-        }
+        world.setAuthorization(.authorizedWhenInUse)
         world.run {
             let delegate = RecordingDelegate()
             let manager = CLLocationManager()
@@ -164,10 +155,7 @@ import Testing
 
     @Test func locationUnknownIsTransient() throws {
         let world = LocationTestHarness(sources: [TunnelSource()])
-        world.updateStore { db in
-            db.apps[LocationTestHarness.defaultApp.id] = AppRecord(
-                status: .authorizedWhenInUse, displayName: "TestApp", executablePath: "/x", updated: Date())
-        }
+        world.setAuthorization(.authorizedWhenInUse)
         world.run {
             let delegate = RecordingDelegate()
             let manager = CLLocationManager()

@@ -24,11 +24,8 @@ import Testing
         }
     }
 
-    private func authorize(_ world: LocationTestHarness, accuracy: AccuracyAuthorization = .fullAccuracy) {
-        world.updateStore { db in
-            db.apps[LocationTestHarness.defaultApp.id] = AppRecord(
-                status: .authorizedWhenInUse, accuracy: accuracy, displayName: "TestApp", executablePath: "/x", updated: Date())
-        }
+    private func authorize(_ world: LocationTestHarness, accuracy: CLAccuracyAuthorization = .fullAccuracy) {
+        world.setAuthorization(.authorizedWhenInUse, accuracy: accuracy)
     }
 
     @Test func deliversLocationsWhenAuthorized() async throws {
@@ -60,10 +57,7 @@ import Testing
 
     @Test func reportsRestricted() async throws {
         let world = try LocationTestHarness(source: "sim:walk")
-        world.updateStore { db in
-            db.apps[LocationTestHarness.defaultApp.id] = AppRecord(
-                status: .restricted, displayName: "TestApp", executablePath: "/x", updated: Date())
-        }
+        world.setAuthorization(.restricted)
         let updates = await collect(world) { $0.contains { $0.authorizationRestricted } }
         #expect(updates.last?.authorizationRestricted == true)
     }
