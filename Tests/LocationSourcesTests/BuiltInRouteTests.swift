@@ -75,6 +75,9 @@ struct RouteExpectation: Sendable, CustomTestStringConvertible {
         let speeds = fixes.map(\.speed)
         #expect(try #require(speeds.max()) <= expected.maximumSpeed)
         #expect(speeds.allSatisfy { $0 >= 0 })
+        if expected.route == .freewayDrive {
+            #expect(try #require(speeds.min()) >= 25, "the freeway never slows below 25 m/s")
+        }
         let moving = speeds.filter { $0 > 0 }
         let usual = moving.filter { expected.usualSpeeds.contains($0) }
         #expect(Double(usual.count) >= expected.share * Double(moving.count),
@@ -107,8 +110,9 @@ struct RouteExpectation: Sendable, CustomTestStringConvertible {
     }
 
     @Test(arguments: BuiltInRoute.allCases)
-    func lapsRepeatExactly(_ route: BuiltInRoute) {
+    func lapsRepeatExactly(_ route: BuiltInRoute) throws {
         let (fixes, lap) = Self.playLapAndABit(route)
+        try #require(fixes.count == lap + 121)
         for k in 0...120 {
             #expect(abs(fixes[k].latitude - fixes[k + lap].latitude) < 1e-9)
             #expect(abs(fixes[k].longitude - fixes[k + lap].longitude) < 1e-9)
@@ -118,6 +122,7 @@ struct RouteExpectation: Sendable, CustomTestStringConvertible {
 
     @Test func cityDriveStopsAtLightsAndStaysInTown() throws {
         let (fixes, lap) = Self.playLapAndABit(.cityDrive)
+        try #require(fixes.count > lap)
         let lapFixes = fixes[0..<lap]
         // Speed decays to 0 before a stop: the fix before a standing one is already slow.
         for i in 1..<lapFixes.count where lapFixes[i].speed == 0 && lapFixes[i - 1].speed > 0 {
