@@ -11,6 +11,7 @@ import Testing
         ("sim: run ", .simulation(.run)),
         ("gpx:/tmp/walk.gpx", .gpx(path: "/tmp/walk.gpx")),
         ("gpx:relative/odd:name.gpx", .gpx(path: "relative/odd:name.gpx")),
+        ("gpx: ~/Tracks/walk.gpx ", .gpx(path: "~/Tracks/walk.gpx")),
         ("fixed:37.3349,-122.009", .fixed(latitude: 37.3349, longitude: -122.009, horizontalAccuracy: 5)),
         ("fixed: 37.5 , -122.25 , 12.5", .fixed(latitude: 37.5, longitude: -122.25, horizontalAccuracy: 12.5)),
         ("fixed:-90,180,0", .fixed(latitude: -90, longitude: 180, horizontalAccuracy: 0)),
