@@ -8,24 +8,42 @@ import FoundationXML
 /// Only elements in the GPX namespaces (1.0, 1.1) or in no namespace are read; anything else
 /// (extensions, other vocabularies) is skipped. The first problem stops the parse and becomes the error.
 final class GPXParser: NSObject, XMLParserDelegate {
-    private enum PointKind: String {
-        case waypoint = "wpt", routePoint = "rtept", trackPoint = "trkpt"
+    /// Where a point or a name goes, fixed when its element starts (indices only ever grow valid).
+    private enum Destination {
+        case waypoint
+        case route(Int)
+        case track(Int, segment: Int)
+        case trackName(Int)
+        case routeName(Int)
     }
 
     private var document = GPXDocument()
-    /// Local names of the open GPX elements (nil for elements of other namespaces).
+    /// The open elements: the GPX structure names this parser accepted in their place (`gpx`, `trk`,
+    /// `trkseg`, `rte`, point and value elements), nil for everything else.
     private var stack: [String?] = []
-    private var point: (kind: PointKind, value: GPXDocument.Point, depth: Int)?
-    /// The element whose text is being collected, and at which depth.
-    private var capture: (element: String, depth: Int, line: Int, column: Int)?
+    private var point: (value: GPXDocument.Point, destination: Destination, depth: Int)?
+    /// The element whose text is being collected, where its value goes, and its position.
+    private var capture: (element: String, destination: Destination?, depth: Int, line: Int, column: Int)?
     private var text = ""
     private var failure: GPXError.Reason?
     private var xmlError: (code: Int, line: Int, column: Int)?
     private var sawRoot = false
 
-    static func parse(_ data: Data, path: String?) throws(GPXError) -> GPXDocument {
-        if data.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
+    static func parse(_ original: Data, path: String?) throws(GPXError) -> GPXDocument {
+        if original.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
             throw GPXError(path: path, reason: .empty)
+        }
+        let data: Data
+        switch XMLEncoding.utf8Document(original) {
+        case .success(let utf8):
+            data = utf8
+        case .failure(let problem):
+            if let (line, column) = firstNulPosition(in: original) {
+                throw GPXError(path: path, reason: .malformedXML(
+                    line: line, column: column, message: "binary data (a NUL byte), not an XML document"))
+            }
+            let (line, column) = position(ofOffset: problem.offset, in: original)
+            throw GPXError(path: path, reason: .malformedXML(line: line, column: column, message: problem.message))
         }
         if let (line, column) = firstNulPosition(in: data) {
             throw GPXError(path: path, reason: .malformedXML(
@@ -74,26 +92,44 @@ final class GPXParser: NSObject, XMLParserDelegate {
             stack.append("gpx")
             return
         }
-        let name: String? = Self.isGPXNamespace(namespaceURI) ? elementName : nil
         let parent = stack.last ?? nil
-        stack.append(name)
-        guard let name, let parent else { return }
-        let depth = stack.count
+        let name = Self.isGPXNamespace(namespaceURI) ? elementName : ""
+        var accepted: String?
+        defer { stack.append(accepted) }
+        let depth = stack.count + 1
+        let lastTrack = document.tracks.count - 1
         switch (parent, name) {
         case ("gpx", "trk"):
             document.tracks.append(GPXDocument.Track(segments: []))
-        case ("trk", "trkseg"):
-            document.tracks[document.tracks.count - 1].segments.append([])
+            accepted = name
+        case ("trk", "trkseg") where lastTrack >= 0:
+            document.tracks[lastTrack].segments.append([])
+            accepted = name
         case ("gpx", "rte"):
             document.routes.append(GPXDocument.Route(points: []))
-        case ("gpx", "wpt"), ("rte", "rtept"), ("trkseg", "trkpt"):
-            startPoint(PointKind(rawValue: name)!, attributes: attributes, depth: depth, parser)
+            accepted = name
+        case ("gpx", "wpt"):
+            accepted = startPoint(name, .waypoint, attributes: attributes, depth: depth, parser)
+        case ("rte", "rtept") where !document.routes.isEmpty:
+            accepted = startPoint(name, .route(document.routes.count - 1), attributes: attributes, depth: depth, parser)
+        case ("trkseg", "trkpt") where lastTrack >= 0 && !document.tracks[lastTrack].segments.isEmpty:
+            let destination = Destination.track(lastTrack, segment: document.tracks[lastTrack].segments.count - 1)
+            accepted = startPoint(name, destination, attributes: attributes, depth: depth, parser)
         case ("wpt", "ele"), ("wpt", "time"), ("wpt", "name"),
              ("rtept", "ele"), ("rtept", "time"), ("rtept", "name"),
-             ("trkpt", "ele"), ("trkpt", "time"), ("trkpt", "name"),
-             ("trk", "name"), ("rte", "name"):
-            capture = (name, depth, parser.lineNumber, parser.columnNumber)
+             ("trkpt", "ele"), ("trkpt", "time"), ("trkpt", "name"):
+            guard let point else { break }
+            capture = (name, point.destination, depth, parser.lineNumber, parser.columnNumber)
             text = ""
+            accepted = name
+        case ("trk", "name") where lastTrack >= 0:
+            capture = (name, .trackName(lastTrack), depth, parser.lineNumber, parser.columnNumber)
+            text = ""
+            accepted = name
+        case ("rte", "name") where !document.routes.isEmpty:
+            capture = (name, .routeName(document.routes.count - 1), depth, parser.lineNumber, parser.columnNumber)
+            text = ""
+            accepted = name
         default:
             break
         }
@@ -116,12 +152,11 @@ final class GPXParser: NSObject, XMLParserDelegate {
             self.capture = nil
         }
         if let point, point.depth == depth {
-            switch point.kind {
+            switch point.destination {
             case .waypoint: document.waypoints.append(point.value)
-            case .routePoint: document.routes[document.routes.count - 1].points.append(point.value)
-            case .trackPoint:
-                let track = document.tracks.count - 1
-                document.tracks[track].segments[document.tracks[track].segments.count - 1].append(point.value)
+            case .route(let route): document.routes[route].points.append(point.value)
+            case .track(let track, let segment): document.tracks[track].segments[segment].append(point.value)
+            case .trackName, .routeName: break
             }
             self.point = nil
         }
@@ -139,25 +174,29 @@ final class GPXParser: NSObject, XMLParserDelegate {
 
     // MARK: - Points and values
 
-    private func startPoint(_ kind: PointKind, attributes: [String: String], depth: Int, _ parser: XMLParser) {
+    /// Reads a point's coordinates; returns its name to push, or nil after a failure.
+    private func startPoint(_ element: String, _ destination: Destination, attributes: [String: String],
+                            depth: Int, _ parser: XMLParser) -> String? {
         var coordinates: [Double] = []
         for (attribute, limit) in [("lat", 90.0), ("lon", 180.0)] {
             guard let text = attributes[attribute] else {
-                fail(.missingAttribute(element: kind.rawValue, attribute: attribute,
+                fail(.missingAttribute(element: element, attribute: attribute,
                                        line: parser.lineNumber, column: parser.columnNumber), parser)
-                return
+                return nil
             }
             guard let value = parseDecimal(text), abs(value) <= limit else {
-                fail(.invalidCoordinate(element: kind.rawValue, attribute: attribute, value: text,
+                fail(.invalidCoordinate(element: element, attribute: attribute, value: text,
                                         line: parser.lineNumber, column: parser.columnNumber), parser)
-                return
+                return nil
             }
             coordinates.append(value)
         }
-        point = (kind, GPXDocument.Point(latitude: coordinates[0], longitude: coordinates[1]), depth)
+        point = (GPXDocument.Point(latitude: coordinates[0], longitude: coordinates[1]), destination, depth)
+        return element
     }
 
-    private func finishCapture(_ capture: (element: String, depth: Int, line: Int, column: Int), _ parser: XMLParser) {
+    private func finishCapture(_ capture: (element: String, destination: Destination?, depth: Int, line: Int, column: Int),
+                               _ parser: XMLParser) {
         let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
         switch capture.element {
         case "ele":
@@ -174,12 +213,10 @@ final class GPXParser: NSObject, XMLParserDelegate {
             point?.value.time = time
         case "name":
             let name = value.isEmpty ? nil : value
-            if point != nil {
-                point?.value.name = name
-            } else if stack.count >= 2, stack[stack.count - 2] == "trk" {
-                document.tracks[document.tracks.count - 1].name = name
-            } else if stack.count >= 2, stack[stack.count - 2] == "rte" {
-                document.routes[document.routes.count - 1].name = name
+            switch capture.destination {
+            case .trackName(let track): document.tracks[track].name = name
+            case .routeName(let route): document.routes[route].name = name
+            default: point?.value.name = name
             }
         default:
             break
@@ -199,16 +236,16 @@ final class GPXParser: NSObject, XMLParserDelegate {
         return uri.hasPrefix("http://www.topografix.com/GPX/")
     }
 
-    /// Line and column of the first NUL byte, unless the data is UTF-16 or UTF-32 text (which has NULs).
+    /// Line and column of the first NUL byte, if any.
     private static func firstNulPosition(in data: Data) -> (Int, Int)? {
-        let bom = Array(data.prefix(4))
-        if bom.starts(with: [0xFE, 0xFF]) || bom.starts(with: [0xFF, 0xFE])
-            || bom.starts(with: [0x00, 0x00, 0xFE, 0xFF]) || bom.starts(with: [0x00, 0x3C]) || bom.starts(with: [0x3C, 0x00]) {
-            return nil
-        }
         guard let index = data.firstIndex(of: 0) else { return nil }
+        return position(ofOffset: index - data.startIndex, in: data)
+    }
+
+    /// Line and column (both from 1, columns in bytes) of a byte offset.
+    private static func position(ofOffset offset: Int, in data: Data) -> (Int, Int) {
         var line = 1, column = 1
-        for byte in data[data.startIndex..<index] {
+        for byte in data.prefix(offset) {
             if byte == 0x0A { line += 1; column = 1 } else { column += 1 }
         }
         return (line, column)

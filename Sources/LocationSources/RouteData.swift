@@ -57,7 +57,7 @@ enum RouteData {
 
     /// The freeway triangle of the South Bay, clockwise: CA-85 north from Cupertino to Mountain View,
     /// US-101 south-east through Sunnyvale and Santa Clara to San Jose, I-280 west back to Cupertino.
-    /// The three freeway-to-freeway connectors are curves of 300–320 m radius. About 52 km.
+    /// The three freeway-to-freeway connectors are curves of 300–320 m radius. About 47 km.
     static let freewayDrive: [W] = RoutePoint.expanded([
         .corner(W(37.33700, -122.05750, altitude: 75), radius: 320),  // I-280 → CA-85 north, Cupertino
         .point(W(37.35000, -122.06050, altitude: 60)),                // CA-85 at Homestead / Fremont

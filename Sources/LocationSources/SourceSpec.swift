@@ -57,7 +57,7 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
             throw .missingScheme(spec: text, validSchemes: valid)
         }
         let schemeText = text[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
-        let value = String(text[text.index(after: colon)...])
+        let value = text[text.index(after: colon)...]
         guard let scheme = Scheme(rawValue: schemeText) else {
             throw .unknownScheme(String(text[..<colon]), validSchemes: valid)
         }
@@ -70,7 +70,7 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
             }
             self = .simulation(route)
         case .gpx:
-            self = .gpx(path: value)
+            self = .gpx(path: trimmed)
         case .fixed:
             self = try Self.parseFixed(trimmed, spec: text)
         }

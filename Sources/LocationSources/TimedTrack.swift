@@ -38,6 +38,14 @@ public struct TimedTrack: Sendable, Equatable {
         /// Azimuth of travel over the last `velocityWindow` seconds, degrees in [0, 360);
         /// nil when the device did not move.
         public var course: Double?
+
+        public init(latitude: Double, longitude: Double, altitude: Double? = nil, speed: Double, course: Double?) {
+            self.latitude = latitude
+            self.longitude = longitude
+            self.altitude = altitude
+            self.speed = speed
+            self.course = course
+        }
     }
 
     /// Speed and course describe the motion over this many seconds before the instant asked for
