@@ -62,10 +62,12 @@ let package = Package(
 
         .testTarget(name: "LocationGeodesyTests", dependencies: ["LocationGeodesy"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "LocationSourcesTests", dependencies: ["LocationSources", "LocationCore"],
+        .testTarget(name: "LocationSourcesTests", dependencies: ["LocationSources", "LocationCore", "LocationGeodesy"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "LocationEngineTests", dependencies: ["LocationEngine", "LocationSources", "LocationCore"]),
-        .testTarget(name: "LocationPolicyTests", dependencies: ["LocationPolicy", "LocationCore"]),
+        .testTarget(name: "LocationPolicyTests", dependencies: [
+            "LocationPolicy", "LocationCore", .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(name: "CoreLocationTests", dependencies: ["CoreLocation", "CoreLocationTesting"]),
         .testTarget(name: "locationctlTests", dependencies: [
             "locationctl", "corelocation-example", "CoreLocation", "LocationCore", "LocationEngine",
