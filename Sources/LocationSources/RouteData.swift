@@ -38,11 +38,12 @@ enum RouteData {
         W(37.80870, -122.40960, altitude: 3),                           // Pier 39
     ])
 
-    /// Cupertino, clockwise from De Anza Boulevard & Stevens Creek Boulevard: north on De Anza under
+    /// Cupertino, clockwise, starting on De Anza Boulevard just north of Stevens Creek Boulevard at
+    /// cruising speed (so a new watcher sees motion at once): north on De Anza under
     /// I-280, east on Homestead Road along Apple Park, south on Wolfe Road, west on Stevens Creek.
     /// Right turns at the four corners; stops at six lights (18–40 s). About 6.3 km.
     static let cityDrive: [W] = [
-        W(37.32310, -122.03220, altitude: 72, dwell: 40),               // De Anza & Stevens Creek
+        W(37.32620, -122.03222, altitude: 69),                          // De Anza at Cupertino City Hall (start: moving)
         W(37.32930, -122.03225, altitude: 67, dwell: 20),               // De Anza & Mariani / Valley Green
         W(37.33330, -122.03230, altitude: 63),                          // De Anza under I-280
         W(37.33760, -122.03240, altitude: 60, dwell: 30),               // De Anza & Homestead
@@ -53,6 +54,7 @@ enum RouteData {
         W(37.32350, -122.01470, altitude: 62),                          // Wolfe & Stevens Creek
         W(37.32335, -122.02520, altitude: 66, dwell: 35),               // Stevens Creek & Blaney
         W(37.32318, -122.02960, altitude: 70),                          // Stevens Creek & Torre
+        W(37.32310, -122.03220, altitude: 72, dwell: 40),               // De Anza & Stevens Creek
     ]
 
     /// The freeway triangle of the South Bay, clockwise: CA-85 north from Cupertino to Mountain View,
