@@ -68,7 +68,10 @@ let package = Package(
         .testTarget(name: "LocationPolicyTests", dependencies: [
             "LocationPolicy", "LocationCore", .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "CoreLocationTests", dependencies: ["CoreLocation", "CoreLocationTesting"]),
+        .testTarget(name: "CoreLocationTests", dependencies: [
+            "CoreLocation", "CoreLocationTesting", "LocationCore", "LocationEngine", "LocationPolicy",
+            "LocationService", "LocationSources",
+        ]),
         .testTarget(name: "locationctlTests", dependencies: [
             "locationctl", "corelocation-example", "CoreLocation", "LocationCore", "LocationEngine",
             "LocationPolicy", "LocationService", "LocationSources",

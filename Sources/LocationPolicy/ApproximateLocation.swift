@@ -15,6 +15,11 @@ public struct ApproximateLocation: Sendable {
     public static let reportedAccuracy = 5_000.0
     /// Minimum time between two approximate updates, seconds.
     public static let minimumInterval: TimeInterval = 15 * 60
+    /// The desired accuracy (`kCLLocationAccuracyReduced`, metres) with which an app asks for
+    /// approximate locations even when it may have precise ones.
+    public static let requestedAccuracy = 6_380_000.0
+    /// What the engine is asked for on behalf of an approximate stream: no GPS-grade demand.
+    public static let engineAccuracy = 3_000.0
 
     private var lastCell: Cell?
     private var lastSent: Date?

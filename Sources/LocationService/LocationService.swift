@@ -269,11 +269,18 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
         }
     }
 
-    /// Reduced accuracy asks the engine for coarse data only: cheaper sources, fewer wake-ups.
+    /// Whether a stream gets approximate locations: the app lacks full accuracy, or it asked for
+    /// reduced accuracy itself (`desiredAccuracy = kCLLocationAccuracyReduced`, which Apple honours
+    /// even for apps with full accuracy).
+    private static func isApproximate(_ request: UpdateRequest, _ authorization: EffectiveAuthorization) -> Bool {
+        authorization.accuracy == .reducedAccuracy || request.desiredAccuracy >= ApproximateLocation.requestedAccuracy
+    }
+
+    /// Approximate streams ask the engine for coarse data only: cheaper sources, fewer wake-ups.
     private static func engineRequest(_ request: UpdateRequest, _ authorization: EffectiveAuthorization) -> UpdateRequest {
-        guard authorization.accuracy == .reducedAccuracy else { return request }
+        guard isApproximate(request, authorization) else { return request }
         var coarse = request
-        coarse.desiredAccuracy = max(request.desiredAccuracy, 3_000)
+        coarse.desiredAccuracy = ApproximateLocation.engineAccuracy
         return coarse
     }
 
@@ -284,7 +291,7 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
         switch event {
         case .locations(let fixes):
             var shown = fixes
-            if client.authorization.accuracy == .reducedAccuracy {
+            if Self.isApproximate(stream.request, client.authorization) {
                 shown = fixes.compactMap { stream.approximate.filter($0) }
                 clients[id]?.streams[streamID] = stream
             }

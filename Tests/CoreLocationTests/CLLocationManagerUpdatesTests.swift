@@ -227,6 +227,22 @@ import Testing
         }
     }
 
+    @Test func askingForReducedAccuracyGivesApproximateLocationsEvenWithFullAccuracy() throws {
+        #expect(kCLLocationAccuracyReduced == ApproximateLocation.requestedAccuracy)
+        let world = try authorizedWorld("sim:city-drive")
+        world.run {
+            let delegate = RecordingDelegate()
+            let manager = CLLocationManager()
+            manager.delegate = delegate
+            manager.desiredAccuracy = kCLLocationAccuracyReduced
+            manager.startUpdatingLocation()
+            world.advance(by: 600, step: 5)
+            #expect(manager.accuracyAuthorization == .fullAccuracy)
+            #expect(!delegate.locations.isEmpty)
+            #expect(delegate.locations.allSatisfy { $0.horizontalAccuracy == ApproximateLocation.reportedAccuracy })
+        }
+    }
+
     @Test func changingTheDistanceFilterWhileRunningTakesEffect() throws {
         let world = try authorizedWorld("sim:freeway-drive")
         world.run {
