@@ -195,6 +195,10 @@ import Testing
             delegate.clear()
             world.advance(by: 30)
             #expect(delegate.locations.isEmpty, "no location reaches an app while services are off")
+            manager.stopUpdatingLocation()
+            manager.startUpdatingLocation()
+            world.advance(by: 3)
+            #expect(delegate.failures == [.denied], "starting anyway while services are off is an error")
 
             world.updateStore { $0.servicesEnabled = true }
             #expect(manager.authorizationStatus == .authorizedWhenInUse)

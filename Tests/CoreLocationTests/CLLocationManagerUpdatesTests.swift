@@ -122,6 +122,22 @@ import Testing
         }
     }
 
+    @Test func stopUpdatingLocationCancelsAPendingRequest() throws {
+        let world = LocationTestHarness(sources: [NeverFixSource()])
+        world.setAuthorization(.authorizedWhenInUse)
+        world.run {
+            let delegate = RecordingDelegate()
+            let manager = CLLocationManager()
+            manager.delegate = delegate
+            manager.requestLocation()
+            world.advance(by: 1)
+            manager.stopUpdatingLocation()
+            world.advance(by: 30)
+            #expect(delegate.failures.isEmpty && delegate.locations.isEmpty)
+            #expect(world.engine.status.subscriberCount == 0)
+        }
+    }
+
     @Test func requestLocationFailsWithLocationUnknownWhenNoFixComes() throws {
         let world = LocationTestHarness(sources: [NeverFixSource()])
         world.setAuthorization(.authorizedWhenInUse)
