@@ -207,7 +207,9 @@ open class CLLocationManager: NSObject {
         case .authorizationChanged(let new):
             let old = authorization
             authorization = new
-            guard new != old else { return }
+            // Only what the app can observe counts as a change (not, say, the global switch
+            // flipping while the app is denied anyway).
+            guard new.status != old.status || new.accuracy != old.accuracy else { return }
             initialAuthorizationPending = false
             delegate?.locationManagerDidChangeAuthorization(self)
             if new.status != old.status, let delegate { callDeprecatedAuthorizationCallback(delegate) }

@@ -157,7 +157,8 @@ final class LiveUpdateSession: Sendable {
             case .failed(_, .locationUnknown):
                 return CLLocationUpdate(locationUnavailable: true)
             case .failed(_, .denied):
-                return Self.stateUpdate(for: authorization.withLock { $0 })
+                // Already reported by the authorization change (or the initial state).
+                return nil
             case .stationary(_, let still):
                 // While stationary the update carries the last location, which still holds.
                 return still ? CLLocationUpdate(location: lastLocation.withLock { $0 }, stationary: true) : nil

@@ -55,6 +55,14 @@ import Testing
         #expect(last.location == nil)
     }
 
+    @Test func reportsADenialOnceAndNoLocations() async throws {
+        let world = try LocationTestHarness(source: "sim:walk", answer: .dontAllow)
+        let updates = await collect(world) { $0.count >= 20 }
+        #expect(updates.filter(\.authorizationDenied).count == 1)
+        #expect(updates.allSatisfy { $0.location == nil })
+        #expect(world.prompter.requests.count == 1)
+    }
+
     @Test func reportsRestricted() async throws {
         let world = try LocationTestHarness(source: "sim:walk")
         world.setAuthorization(.restricted)
