@@ -24,7 +24,10 @@ final class Child: @unchecked Sendable {
     private let out = Pipe(), err = Pipe()
     private let collected = Locked<(lines: [(Date, String)], partial: String, stderr: String)>(([], "", ""))
 
-    init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws {
+    enum Input { case none, pipe }
+    private let input = Pipe()
+
+    init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:], standardInput: Input = .none) throws {
         process.executableURL = executable
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
@@ -33,16 +36,18 @@ final class Child: @unchecked Sendable {
         env["XDG_CONFIG_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("no-config-\(UUID())").path
         for (key, value) in environment { env[key] = value }
         process.environment = env
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = standardInput == .pipe ? input : FileHandle.nullDevice
         process.standardOutput = out
         process.standardError = err
         out.fileHandleForReading.readabilityHandler = { [collected] handle in
             let data = handle.availableData
             collected.withLock { state in
                 state.partial += String(decoding: data, as: UTF8.self)
-                while let newline = state.partial.firstIndex(of: "\n") {
-                    state.lines.append((Date(), String(state.partial[..<newline])))
-                    state.partial = String(state.partial[state.partial.index(after: newline)...])
+                // Split on the scalar: a terminal's "\r\n" is one Character in Swift.
+                while let newline = state.partial.unicodeScalars.firstIndex(of: "\n") {
+                    let line = String(state.partial.unicodeScalars[..<newline])
+                    state.lines.append((Date(), line.hasSuffix("\r") ? String(line.dropLast()) : line))
+                    state.partial = String(state.partial.unicodeScalars[state.partial.unicodeScalars.index(after: newline)...])
                 }
             }
         }
@@ -54,6 +59,20 @@ final class Child: @unchecked Sendable {
     }
 
     var lines: [String] { collected.withLock { $0.lines.map(\.1) } }
+    /// Everything printed so far, including an unfinished last line (a prompt waiting for input).
+    var stdoutText: String { collected.withLock { $0.lines.map(\.1).joined(separator: "\n") + "\n" + $0.partial } }
+
+    /// Types `text` on the child's standard input.
+    func type(_ text: String) { input.fileHandleForWriting.write(Data(text.utf8)) }
+
+    func waitForOutput(timeout: TimeInterval, containing text: String) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if stdoutText.contains(text) { return true }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return false
+    }
     var stderr: String { collected.withLock { $0.stderr } }
 
     /// When the first line matching `predicate` arrived, waiting up to `timeout` seconds.
