@@ -5,14 +5,15 @@ import Foundation
 /// | Spec | Source |
 /// |---|---|
 /// | `sim:NAME` | `SimulatedRouteSource` on a built-in route (`BuiltInRoute`) |
-/// | `gpx:PATH` | `GPXReplaySource` replaying a GPX file |
+/// | `gpx:PATH[@SPEED]` | `GPXReplaySource` replaying a GPX file; untimed points at SPEED m/s |
 /// | `fixed:LAT,LON[,ACCURACY]` | `FixedSource` (accuracy in metres, default 5) |
 ///
 /// To add a scheme: a case in `Scheme` (with its usage and summary), a case here, a branch in
 /// `init(_:)`, `description` and `makeSource(speed:)`. Nothing else depends on the list.
 public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
     case simulation(BuiltInRoute)
-    case gpx(path: String)
+    /// `travelSpeed`: metres per second for routes, waypoints and points without times (nil: the default).
+    case gpx(path: String, travelSpeed: Double? = nil)
     case fixed(latitude: Double, longitude: Double, horizontalAccuracy: Double)
 
     /// The schemes a spec can start with.
@@ -23,7 +24,7 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
         public var usage: String {
             switch self {
             case .sim: "sim:NAME"
-            case .gpx: "gpx:PATH"
+            case .gpx: "gpx:PATH[@SPEED]"
             case .fixed: "fixed:LAT,LON[,ACCURACY]"
             }
         }
@@ -32,7 +33,7 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
         public var summary: String {
             switch self {
             case .sim: "a built-in simulated route, repeated forever"
-            case .gpx: "replay a GPX file (tracks at recorded pace, routes and waypoints at a set speed)"
+            case .gpx: "replay a GPX file (tracks at recorded pace; routes and waypoints at SPEED m/s, default \(GPXReplaySource.defaultTravelSpeed))"
             case .fixed: "a fixed point; accuracy in metres, default \(Int(SourceSpec.defaultFixedAccuracy))"
             }
         }
@@ -70,10 +71,19 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
             }
             self = .simulation(route)
         case .gpx:
-            self = .gpx(path: trimmed)
+            self = try Self.parseGPX(trimmed)
         case .fixed:
             self = try Self.parseFixed(trimmed, spec: text)
         }
+    }
+
+    /// `PATH@SPEED`: the suffix counts only when it is a number, so a path may contain `@`.
+    private static func parseGPX(_ value: String) throws(SourceSpecError) -> SourceSpec {
+        guard let at = value.lastIndex(of: "@"), let speed = parseDecimal(value[value.index(after: at)...]) else {
+            return .gpx(path: value)
+        }
+        guard speed.isFinite, speed > 0 else { throw .badSpeed(speed) }
+        return .gpx(path: String(value[..<at]).trimmingCharacters(in: .whitespaces), travelSpeed: speed)
     }
 
     private static func parseFixed(_ value: String, spec: String) throws(SourceSpecError) -> SourceSpec {
@@ -108,7 +118,7 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .simulation(let route): "sim:\(route.name)"
-        case .gpx(let path): "gpx:\(path)"
+        case .gpx(let path, let travelSpeed): "gpx:\(path)" + (travelSpeed.map { "@\($0)" } ?? "")
         case .fixed(let latitude, let longitude, let accuracy): "fixed:\(latitude),\(longitude),\(accuracy)"
         }
     }
@@ -124,10 +134,12 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .simulation(let route):
             return SimulatedRouteSource(route: route, speed: speed)
-        case .gpx(let path):
+        case .gpx(let path, let travelSpeed):
             let expanded = NSString(string: path).expandingTildeInPath
             let document = try GPXDocument(contentsOfFile: expanded)
-            return GPXReplaySource(document: document, name: description, speed: speed)
+            return GPXReplaySource(
+                document: document, name: description,
+                travelSpeed: travelSpeed ?? GPXReplaySource.defaultTravelSpeed, speed: speed)
         case .fixed(let latitude, let longitude, let accuracy):
             return FixedSource(latitude: latitude, longitude: longitude, horizontalAccuracy: accuracy, name: description)
         }

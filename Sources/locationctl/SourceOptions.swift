@@ -7,7 +7,7 @@ import LocationSources
 /// Where fixes come from: `--source` and `--speed`, shared by `locate` and `watch`.
 struct SourceOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
-        "Location source: sim:NAME, gpx:PATH or fixed:LAT,LON[,ACCURACY].",
+        "Location source: sim:NAME, gpx:PATH[@SPEED] or fixed:LAT,LON[,ACCURACY].",
         discussion: "Built-in routes: \(SourceSpec.routes.map(\.name).joined(separator: ", ")). Default: sim:city-drive."))
     var source: String = "sim:city-drive"
 

@@ -81,6 +81,21 @@ import Testing
         #expect(output.lines.count == 6, "one fix per second of the 5 s track, both ends included")
     }
 
+    @Test func gpxRouteIsTravelledAtTheGivenSpeed() throws {
+        let directory = try temporaryDirectory()
+        let gpx = directory.appendingPathComponent("route.gpx")
+        try """
+            <gpx version="1.1" creator="test"><rte>
+            <rtept lat="51.5007" lon="-0.1246"/><rtept lat="51.5033" lon="-0.1196"/>
+            </rte></gpx>
+            """.write(to: gpx, atomically: true, encoding: .utf8)
+        let output = try run(Executable.locationctl, ["watch", "--json", "--count", "20", "--speed", "50", "--source", "gpx:\(gpx.path)@2.5"])
+        #expect(output.status == 0, "\(output.stderr)")
+        let speeds = try objects(output).dropFirst().map { $0["speed"] as! Double }
+        #expect(speeds.count == 19)
+        #expect(speeds.allSatisfy { abs($0 - 2.5) < 0.01 })
+    }
+
     @Test(arguments: [
         (["watch", "--source", "bogus:1"], "unknown source scheme"),
         (["watch", "--source", "sim:nowhere"], "nowhere"),
