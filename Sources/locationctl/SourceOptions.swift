@@ -8,7 +8,7 @@ import LocationSources
 struct SourceOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "Location source: sim:NAME, gpx:PATH[@SPEED] or fixed:LAT,LON[,ACCURACY].",
-        discussion: "Built-in routes: \(SourceSpec.routes.map(\.name).joined(separator: ", ")). Default: sim:city-drive."))
+        discussion: "Built-in routes:\n" + SourceSpec.routes.map { "  \($0.name): \($0.summary)" }.joined(separator: "\n")))
     var source: String = "sim:city-drive"
 
     @Option(name: .long, help: "Replay speed-up for simulated and recorded sources (60 = one minute per second).")
