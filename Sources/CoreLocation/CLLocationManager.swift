@@ -57,6 +57,7 @@ open class CLLocationManager: NSObject {
     /// NOTE: widgets do not exist on Linux; this follows Apple's rule for the Always case.
     open var isAuthorizedForWidgetUpdates: Bool { authorization.status == .authorizedAlways }
 
+    private var headingSettings = HeadingSettings()
     private let system: LocationSystem
     private let context: CallbackContext
     private var connection: (any ClientConnection)?
@@ -165,6 +166,49 @@ open class CLLocationManager: NSObject {
         connection?.send(.startUpdates(stream, updateRequest(mode: .single)))
     }
 
+    // MARK: Heading and deferred updates
+    //
+    // NOTE: no magnetometer source exists on Linux yet, so `headingAvailable()` is `false` and, as
+    // Apple documents for devices without heading hardware, starting heading updates has no effect
+    // and delivers no events. The configuration is kept so ported code behaves the same once a
+    // compass source exists.
+
+    /// The minimum angular change in degrees required to generate new heading events (default 1°).
+    open var headingFilter: CLLocationDegrees {
+        get { headingSettings.filter }
+        set { headingSettings.filter = newValue }
+    }
+
+    /// The device orientation to use when computing heading values (default `.portrait`).
+    /// `.unknown`, `.faceUp` and `.faceDown` are ignored, as on Apple platforms.
+    open var headingOrientation: CLDeviceOrientation {
+        get { headingSettings.orientation }
+        set {
+            guard newValue != .unknown, newValue != .faceUp, newValue != .faceDown else { return }
+            headingSettings.orientation = newValue
+        }
+    }
+
+    /// The most recently reported heading; nil until one is reported.
+    open var heading: CLHeading? { nil }
+
+    /// Starts the generation of updates that report the user's current heading.
+    open func startUpdatingHeading() {}
+
+    /// Stops the generation of heading updates.
+    open func stopUpdatingHeading() {}
+
+    /// Dismisses the heading calibration display from the screen immediately.
+    open func dismissHeadingCalibrationDisplay() {}
+
+    /// Apple retired deferred updates in iOS 13: this call has no effect, as there.
+    @available(iOS, deprecated: 13.0, message: "Deferred location updates are no longer supported")
+    open func allowDeferredLocationUpdates(untilTraveled distance: CLLocationDistance, timeout: TimeInterval) {}
+
+    /// Apple retired deferred updates in iOS 13: this call has no effect, as there.
+    @available(iOS, deprecated: 13.0, message: "Deferred location updates are no longer supported")
+    open func disallowDeferredLocationUpdates() {}
+
     // MARK: Internals
 
     private func nextStreamID() -> StreamID {
@@ -247,4 +291,10 @@ extension CLAuthorizationStatus {
     init(_ status: AuthorizationStatus) {
         self = CLAuthorizationStatus(rawValue: status.rawValue) ?? .notDetermined
     }
+}
+
+/// A manager's heading configuration, with Apple's defaults.
+struct HeadingSettings {
+    var filter: CLLocationDegrees = 1
+    var orientation: CLDeviceOrientation = .portrait
 }
