@@ -19,13 +19,15 @@ let package = Package(
     targets: [
         // Layer 0: pure geodesy (Karney's geodesic on WGS84), no Foundation.
         .target(name: "LocationGeodesy"),
+        // NMEA 0183 decoding: bytes in, epochs out. No Foundation, no dependencies (fast, fuzzable).
+        .target(name: "LocationNMEA"),
         // Shared primitives: the raw fix, the engine loop (real and virtual time).
         .target(name: "LocationCore", dependencies: [
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Layer 1: sources of raw samples (fixed point, GPX, simulated routes).
         .target(name: "LocationSources", dependencies: [
-            "LocationCore", "LocationGeodesy",
+            "LocationCore", "LocationGeodesy", "LocationNMEA",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Layer 2: the per-device engine (demand, filters, pausing, single requests).
@@ -52,16 +54,17 @@ let package = Package(
             "CoreLocation", "LocationCore", "LocationService", "LocationPolicy", "LocationSources", "LocationEngine",
         ]),
         .executableTarget(name: "locationctl", dependencies: [
-            "LocationCore", "LocationSources", "LocationEngine", "LocationPolicy", "LocationService",
+            "LocationCore", "LocationSources", "LocationNMEA", "LocationEngine", "LocationPolicy", "LocationService",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .executableTarget(name: "corelocation-bench", dependencies: ["LocationGeodesy"]),
+        .executableTarget(name: "corelocation-bench", dependencies: ["LocationGeodesy", "LocationNMEA"]),
         // A minimal iOS-style app (delegate + main run loop), used by the end-to-end tests.
         .executableTarget(name: "corelocation-example", dependencies: ["CoreLocation"]),
 
         .testTarget(name: "LocationGeodesyTests", dependencies: ["LocationGeodesy"],
                     resources: [.copy("Fixtures")]),
+        .testTarget(name: "LocationNMEATests", dependencies: ["LocationNMEA"], resources: [.copy("Fixtures")]),
         .testTarget(name: "LocationSourcesTests", dependencies: ["LocationSources", "LocationCore", "LocationGeodesy"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "LocationEngineTests", dependencies: ["LocationEngine", "LocationSources", "LocationCore"]),
