@@ -35,7 +35,6 @@ package struct LocationSystem: Sendable {
     }
 
     private static let shared: LocationSystem = {
-        let environment = ProcessInfo.processInfo.environment
         let logger = Logger(label: "corelocation")
         let resolved: ResolvedApp
         do {
@@ -48,14 +47,7 @@ package struct LocationSystem: Sendable {
                 identity: AppIdentityResolver.identity(info: AppInfo(), executablePath: executable),
                 info: AppInfo(), infoSource: .none)
         }
-        let spec = environment["CORELOCATION_SOURCE"] ?? InProcessDefaults.sourceSpec
-        var sources: [any LocationSource] = []
-        do {
-            sources = [try SourceSpec(spec).makeSource(speed: 1)]
-        } catch {
-            logger.error("CORELOCATION_SOURCE is not usable; no location source is running", metadata: ["error": "\(error)"])
-        }
-        let engine = LocationEngine(loop: RealtimeLoop(), sources: sources)
+        let engine = LocationEngine(loop: RealtimeLoop(), sources: InProcessDefaults.sources(logger: logger))
         let store = FileAuthorizationStore(directory: FileAuthorizationStore.defaultDirectory())
         let service = LocationService(
             engine: engine, store: store, prompter: PrompterChain.defaultPrompter(),
@@ -65,9 +57,34 @@ package struct LocationSystem: Sendable {
     }()
 }
 
-/// The embedded default when nothing is configured.
+/// The sources of the in-process engine.
 enum InProcessDefaults {
-    /// A built-in simulated drive: the project's default needs no hardware. Set
-    /// `CORELOCATION_SOURCE` (e.g. `gpx:track.gpx`, `fixed:52.52,13.40`) to choose another source.
+    /// When nothing is configured: a built-in simulated drive, so the embedded default needs no
+    /// hardware. Configure real receivers with `CORELOCATION_SOURCE` or a sources file
+    /// (`SourceConfiguration`).
     static let sourceSpec = "sim:city-drive"
+
+    /// The configured sources; a broken configuration runs no source (apps get
+    /// `locationUnknown`) rather than silently simulating.
+    static func sources(logger: Logger) -> [any LocationSource] {
+        let configuration: SourceConfiguration
+        do {
+            guard let configured = try SourceConfiguration.load() else {
+                logger.notice("no location source configured; using the simulated \(sourceSpec) (set CORELOCATION_SOURCE)")
+                return (try? SourceSpec(sourceSpec).makeSource()).map { [$0] } ?? []
+            }
+            configuration = configured
+        } catch {
+            logger.error("location source configuration is not usable; no source is running", metadata: ["error": "\(error)"])
+            return []
+        }
+        return configuration.specs.compactMap { spec in
+            do {
+                return try spec.makeSource()
+            } catch {
+                logger.error("location source \(spec) from \(configuration.origin) is not usable", metadata: ["error": "\(error)"])
+                return nil
+            }
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LocationCore
 import Logging
 
 #if canImport(Glibc)

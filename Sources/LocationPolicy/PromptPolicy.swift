@@ -1,4 +1,5 @@
 import Foundation
+import LocationCore
 
 /// Why a prompt policy could not be used. A policy with an error never grants anything.
 public struct PromptPolicyError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -26,6 +26,31 @@ import Testing
         #expect(output.lines.filter { $0.hasPrefix("location ") }.count == 3)
     }
 
+    @Test func sourcesFileChoosesTheSourceWithoutCodeChanges() throws {
+        let directory = try temporaryDirectory()
+        var env = try environment(directory, policy: "allow")
+        env["CORELOCATION_SOURCE"] = nil
+        let config = directory.appendingPathComponent("config/corelocation")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try "# test receiver\nfixed:-33.8568,151.2153,7\n".write(
+            to: config.appendingPathComponent("sources"), atomically: true, encoding: .utf8)
+        env["XDG_CONFIG_HOME"] = directory.appendingPathComponent("config").path
+        let output = try Child(Executable.example, ["1"], environment: env).finish(timeout: 30)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.lines.contains("location -33.856800 151.215300 7.0"))
+    }
+
+    @Test func brokenSourcesConfigurationRunsNoSourceAndSaysWhy() throws {
+        let directory = try temporaryDirectory()
+        var env = try environment(directory, policy: "allow")
+        env["CORELOCATION_SOURCE"] = "sim:atlantis"
+        let child = try Child(Executable.example, ["1"], environment: env)
+        #expect(child.waitForStderr(timeout: 20, containing: "atlantis"))
+        #expect(child.waitForLine(timeout: 15) { $0 == "error 0" } != nil, "locationUnknown, not a simulated fix")
+        let output = child.finish(timeout: 1)
+        #expect(!output.lines.contains { $0.hasPrefix("location ") })
+    }
+
     @Test func policyDenyGivesDeniedError() throws {
         let env = try environment(try temporaryDirectory(), policy: "deny")
         let output = try Child(Executable.example, [], environment: env).finish(timeout: 30)

@@ -2,8 +2,8 @@ import Foundation
 
 /// The XDG base directories (https://specifications.freedesktop.org/basedir-spec/): a variable is used
 /// only when it holds an absolute path.
-enum XDGDirectories {
-    static func home(environment: [String: String]) -> URL {
+public enum XDGDirectories {
+    public static func home(environment: [String: String]) -> URL {
         if let home = environment["HOME"], home.hasPrefix("/") {
             return URL(fileURLWithPath: home, isDirectory: true)
         }
@@ -11,12 +11,12 @@ enum XDGDirectories {
     }
 
     /// `$XDG_STATE_HOME`, else `~/.local/state`.
-    static func stateHome(environment: [String: String]) -> URL {
+    public static func stateHome(environment: [String: String]) -> URL {
         base("XDG_STATE_HOME", environment: environment, fallback: ".local/state")
     }
 
     /// `$XDG_CONFIG_HOME`, else `~/.config`.
-    static func configHome(environment: [String: String]) -> URL {
+    public static func configHome(environment: [String: String]) -> URL {
         base("XDG_CONFIG_HOME", environment: environment, fallback: ".config")
     }
 

@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+@testable import LocationSources
+
+@Suite struct SourceConfigurationTests {
+    private func files() throws -> (user: URL, system: URL) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sources-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return (directory.appendingPathComponent("user"), directory.appendingPathComponent("system"))
+    }
+
+    @Test func environmentWinsAndMaySeparateSeveralSpecs() throws {
+        let (user, system) = try files()
+        try "sim:walk\n".write(to: user, atomically: true, encoding: .utf8)
+        let configuration = try SourceConfiguration.load(
+            environment: ["CORELOCATION_SOURCE": " fixed:1,2 ; sim:run "], userFile: user, systemFile: system)
+        #expect(configuration?.specs == [.fixed(latitude: 1, longitude: 2, horizontalAccuracy: 5), .simulation(.run)])
+        #expect(configuration?.origin == "CORELOCATION_SOURCE")
+    }
+
+    @Test func userFileBeatsSystemFileAndIgnoresCommentsAndBlankLines() throws {
+        let (user, system) = try files()
+        try "# my receivers\n\nsim:walk   # while testing\nfixed:3,4,10\n".write(to: user, atomically: true, encoding: .utf8)
+        try "sim:run\n".write(to: system, atomically: true, encoding: .utf8)
+        let configuration = try SourceConfiguration.load(environment: [:], userFile: user, systemFile: system)
+        #expect(configuration?.specs == [.simulation(.walk), .fixed(latitude: 3, longitude: 4, horizontalAccuracy: 10)])
+        #expect(configuration?.origin == user.path)
+        let systemOnly = try SourceConfiguration.load(environment: [:], userFile: user.appendingPathExtension("absent"), systemFile: system)
+        #expect(systemOnly?.specs == [.simulation(.run)])
+    }
+
+    @Test func nothingConfiguredIsNil() throws {
+        let (user, system) = try files()
+        #expect(try SourceConfiguration.load(environment: ["CORELOCATION_SOURCE": "  "], userFile: user, systemFile: system) == nil)
+    }
+
+    @Test func aBrokenSpecNamesItsFileAndLine() throws {
+        let (user, system) = try files()
+        try "sim:walk\n\nsim:moon\n".write(to: user, atomically: true, encoding: .utf8)
+        #expect {
+            try SourceConfiguration.load(environment: [:], userFile: user, systemFile: system)
+        } throws: { error in
+            let error = error as? SourceConfigurationError
+            return error?.origin == user.path && error?.line == 3 && error?.description.contains("moon") == true
+        }
+    }
+
+    @Test func anEmptyFileIsAnError() throws {
+        let (user, system) = try files()
+        try "# nothing yet\n".write(to: user, atomically: true, encoding: .utf8)
+        #expect(throws: SourceConfigurationError.self) {
+            try SourceConfiguration.load(environment: [:], userFile: user, systemFile: system)
+        }
+    }
+}
