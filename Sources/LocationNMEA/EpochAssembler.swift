@@ -110,7 +110,7 @@ struct EpochAssembler {
         } else {
             candidate = nil
         }
-        let epochDay = date(of: epoch)
+        let epochDay = date(timeOfDay: epoch.timeOfDay, date: epoch.date)
         if let event = epoch.event(day: epochDay) {
             statistics.epochs &+= 1
             onEvent(event)
@@ -118,10 +118,11 @@ struct EpochAssembler {
         epoch = Epoch()
     }
 
-    /// The epoch's date, and the date carried forward (see the type's documentation).
-    mutating func date(of epoch: Epoch) -> Int? {
-        var result = epoch.date
-        if let time = epoch.timeOfDay {
+    /// The date of an epoch with this time of day and date (if it had one), carrying the date
+    /// forward (see the type's documentation).
+    mutating func date(timeOfDay: Int64?, date: Int?) -> Int? {
+        var result = date
+        if let time = timeOfDay {
             if result == nil, let known = day {
                 if let knownTime = dayTimeOfDay, time < knownTime - EpochAssembler.halfDay {
                     result = known + 1
