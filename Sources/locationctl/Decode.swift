@@ -33,6 +33,11 @@ extension LocationCtl {
         @Argument(help: "The NMEA file (default: standard input).")
         var file: String?
 
+        /// Input is decoded in steps of this size (read(2) blocks for pipes).
+        static let blockSize = 4 << 20
+        /// Files are mapped this much at a time (a multiple of the page size).
+        static let windowSize = 64 << 20
+
         func run() throws {
             let fd: Int32
             if let file, file != "-" {
@@ -58,19 +63,40 @@ extension LocationCtl {
                 }
             }
 
-            let blockSize = 4 << 20
-            let block = UnsafeMutableRawPointer.allocate(byteCount: blockSize, alignment: 16)
-            defer { block.deallocate() }
-            while true {
-                let count = read(fd, block, blockSize)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    throw CommandFailure("cannot read \(file ?? "standard input"): \(String(cString: strerror(errno)))")
+            var info = stat()
+            if fd != STDIN_FILENO, fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 {
+                // A regular file: decode it in place, mapped (and pre-faulted) one window at a time;
+                // a line across two windows is the decoder's ordinary split-input case.
+                let size = Int(info.st_size)
+                var windowStart = 0
+                while windowStart < size {
+                    let windowSize = min(Self.windowSize, size - windowStart)
+                    guard let window = mmap(nil, windowSize, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, off_t(windowStart)),
+                          window != MAP_FAILED
+                    else { throw CommandFailure("cannot read \(file ?? ""): \(String(cString: strerror(errno)))") }
+                    defer { munmap(window, windowSize) }
+                    var offset = 0
+                    while offset < windowSize {
+                        let count = min(Self.blockSize, windowSize - offset)
+                        decoder.feed(UnsafeRawBufferPointer(start: window + offset, count: count), onEvent: handle)
+                        offset += count
+                    }
+                    windowStart += windowSize
                 }
-                if count == 0 { break }
-                decoder.feed(UnsafeRawBufferPointer(start: block, count: count), onEvent: handle)
-                // Timely output when the input is a live stream.
-                output.flush()
+            } else {
+                let block = UnsafeMutableRawPointer.allocate(byteCount: Self.blockSize, alignment: 16)
+                defer { block.deallocate() }
+                while true {
+                    let count = read(fd, block, Self.blockSize)
+                    if count < 0 {
+                        if errno == EINTR { continue }
+                        throw CommandFailure("cannot read \(file ?? "standard input"): \(String(cString: strerror(errno)))")
+                    }
+                    if count == 0 { break }
+                    decoder.feed(UnsafeRawBufferPointer(start: block, count: count), onEvent: handle)
+                    // Timely output when the input is a live stream.
+                    output.flush()
+                }
             }
             decoder.finish(onEvent: handle)
             output.flush()

@@ -81,11 +81,10 @@ enum JSONFixWriter {
     /// The count of decimal digits of `value` (at least 1).
     @inline(__always) static func digitCount(_ value: UInt64) -> Int {
         var count = 1
-        var threshold: UInt64 = 10
-        while value >= threshold, count < 20 {
+        var rest = value
+        while rest >= 10 {
+            rest /= 10
             count += 1
-            if threshold > UInt64.max / 10 { break }
-            threshold &*= 10
         }
         return count
     }
@@ -113,10 +112,13 @@ enum JSONFixWriter {
     }
 
     /// `value` rounded to `decimals` (0…9) places; `null` for NaN and infinities (JSON has none).
+    /// Inlined with a constant `decimals`, the scaling and the divisions become multiplications.
+    @inline(__always)
     static func number(_ value: Double, decimals: Int, _ p: UnsafeMutablePointer<UInt8>) -> Int {
         guard value.isFinite else { return literal("null", p) }
         let scale = powerOfTen(decimals)
-        let scaled = (value.magnitude * scale).rounded()
+        // Round half away from zero without libm: truncating m + 0.5 for m ≥ 0.
+        let scaled = value.magnitude * scale + 0.5
         guard scaled < 1e18 else {
             // Beyond any coordinate, altitude or speed; keep the JSON valid.
             return literal(value < 0 ? "-1e18" : "1e18", p)
