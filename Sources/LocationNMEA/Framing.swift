@@ -57,7 +57,8 @@ extension NMEADecoder {
     /// Advances `i` to the first byte in `i..<end` that is not printable ASCII (0x20…0x7E), or to
     /// `end`, and returns the XOR of the bytes passed over. Eight bytes at a time: a byte below 0x20
     /// sets its top bit in `(w - 0x20…) & ~w`, a byte above 0x7E in `(w + 0x01…) | w`; borrows and
-    /// carries only move towards later bytes, so the first flagged byte is exact.
+    /// carries only move towards later bytes, so the first flagged byte is exact (the word is read
+    /// little-endian, so the first byte is the lowest).
     @inline(__always)
     static func scanPrintable(_ p: UnsafeRawPointer, from i: inout Int, before end: Int) -> UInt8 {
         let ones: UInt64 = 0x0101_0101_0101_0101
@@ -65,7 +66,7 @@ extension NMEADecoder {
         var x: UInt64 = 0
         var position = i
         while position &+ 8 <= end {
-            let w = p.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+            let w = UInt64(littleEndian: p.loadUnaligned(fromByteOffset: position, as: UInt64.self))
             let flags = (((w &- ones &* 0x20) & ~w) | ((w &+ ones) | w)) & highs
             if flags != 0 {
                 let printable = flags.trailingZeroBitCount >> 3
