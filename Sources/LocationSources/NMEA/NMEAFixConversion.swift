@@ -1,0 +1,69 @@
+import Foundation
+import LocationCore
+import LocationNMEA
+
+/// `NMEAFix` → `Fix`.
+///
+/// - Altitude: GGA's mean-sea-level altitude; `ellipsoidalAltitude` = MSL + geoid separation (the
+///   separation taken as 0 when the receiver gives none). Valid (vertical accuracy ≥ 0) only in a 3D
+///   fix with a vertical accuracy from the decoder or the VDOP.
+/// - Horizontal accuracy: the decoder's (GST, else from DOP), else HDOP × `ReceiverAccuracy.metresPerHDOP`,
+///   else `ReceiverAccuracy.unknownHorizontal`: a position always gets a usable accuracy.
+/// - Speed: RMC/VTG's, with `ReceiverAccuracy.speedSigma` (NMEA states no speed accuracy); course only
+///   while moving, with the accuracy the speed error implies (`ReceiverAccuracy.courseAccuracy`);
+///   otherwise -1.
+enum NMEAFixConversion {
+    static func fix(from nmea: NMEAFix, timestamp: Date, isSimulated: Bool) -> Fix? {
+        guard nmea.latitude.isFinite, nmea.longitude.isFinite,
+              abs(nmea.latitude) <= 90, abs(nmea.longitude) <= 180 else { return nil }
+
+        var horizontal = ReceiverAccuracy.unknownHorizontal
+        if let value = nmea.horizontalAccuracy, value.isFinite, value >= 0 {
+            horizontal = value
+        } else if let hdop = nmea.hdop, hdop > 0, hdop < 99 {
+            horizontal = hdop * ReceiverAccuracy.metresPerHDOP
+        }
+
+        var altitude = 0.0, ellipsoidal = 0.0, vertical = -1.0
+        if let msl = nmea.altitudeMSL, msl.isFinite {
+            altitude = msl
+            ellipsoidal = msl + (nmea.geoidSeparation.flatMap { $0.isFinite ? $0 : nil } ?? 0)
+            if nmea.mode == .threeD {
+                if let value = nmea.verticalAccuracy, value.isFinite, value >= 0 {
+                    vertical = value
+                } else if let vdop = nmea.vdop, vdop > 0, vdop < 99 {
+                    vertical = vdop * ReceiverAccuracy.metresPerVDOP
+                }
+            }
+        }
+
+        var speed = -1.0, speedAccuracy = -1.0, course = -1.0, courseAccuracy = -1.0
+        if let value = nmea.speed, value.isFinite, value >= 0 {
+            speed = value
+            speedAccuracy = ReceiverAccuracy.speedSigma
+            if let track = nmea.course, track.isFinite,
+               let accuracy = ReceiverAccuracy.courseAccuracy(speed: value, speedAccuracy: speedAccuracy) {
+                course = normalizedCourse(track)
+                courseAccuracy = accuracy
+            }
+        }
+        return Fix(latitude: nmea.latitude, longitude: nmea.longitude, altitude: altitude,
+                   ellipsoidalAltitude: ellipsoidal, horizontalAccuracy: horizontal, verticalAccuracy: vertical,
+                   speed: speed, speedAccuracy: speedAccuracy, course: course, courseAccuracy: courseAccuracy,
+                   timestamp: timestamp, isSimulated: isSimulated, isProducedByAccessory: !isSimulated)
+    }
+
+    /// A live fix's timestamp: its UTC time; before the receiver has given a date (no RMC/ZDA yet),
+    /// its time of day on the UTC day that puts it nearest to `now` (so 23:59:59 heard at 00:00:01 is
+    /// yesterday's); with no time at all, `now`.
+    static func liveTimestamp(time: Double?, timeOfDay: Double?, now: Date) -> Date {
+        if let time, time.isFinite { return Date(timeIntervalSince1970: time) }
+        guard let timeOfDay, timeOfDay.isFinite, timeOfDay >= 0, timeOfDay < 86_401 else { return now }
+        let current = now.timeIntervalSince1970
+        let midnight = (current / 86_400).rounded(.down) * 86_400
+        var candidate = midnight + timeOfDay
+        if candidate - current > 43_200 { candidate -= 86_400 }
+        if current - candidate > 43_200 { candidate += 86_400 }
+        return Date(timeIntervalSince1970: candidate)
+    }
+}
