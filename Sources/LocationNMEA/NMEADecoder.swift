@@ -1,81 +1,21 @@
-// PLACEHOLDER API (issue #3): the NMEA 0183 decoder is being written; this is the contract other
-// modules code against. No Foundation in this module.
-
-/// How a receiver reports its fix mode (GSA field 2, or derived from GGA/RMC).
-public enum NMEAFixMode: Int, Sendable, Equatable {
-    case noFix = 1
-    case twoD = 2
-    case threeD = 3
-}
-
-/// One epoch's position, assembled from all the sentences the receiver sent for it.
-/// Optional fields are nil when no sentence of the epoch carried them.
-public struct NMEAFix: Sendable, Equatable {
-    /// Degrees, WGS84.
-    public var latitude: Double
-    public var longitude: Double
-    /// Metres above mean sea level (GGA).
-    public var altitudeMSL: Double?
-    /// Metres of geoid above the ellipsoid (GGA); ellipsoidal height = MSL + separation.
-    public var geoidSeparation: Double?
-    /// Metres, 1σ: from GST when present, otherwise estimated from DOP (documented constant).
-    public var horizontalAccuracy: Double?
-    public var verticalAccuracy: Double?
-    /// Metres per second over ground (RMC/VTG).
-    public var speed: Double?
-    /// Degrees from true north (RMC/VTG).
-    public var course: Double?
-    /// True heading from HDT/THS, degrees.
-    public var heading: Double?
-    /// Seconds since 1970-01-01T00:00:00Z; nil until a date is known (RMC/ZDA).
-    public var time: Double?
-    /// Seconds since midnight UTC of the epoch (for pacing replays even without a date).
-    public var timeOfDay: Double?
-    /// GGA fix quality (0 invalid, 1 GPS, 2 DGPS, 4 RTK fixed, 5 RTK float, 6 dead reckoning, …).
-    public var quality: Int
-    public var mode: NMEAFixMode
-    public var satellitesUsed: Int?
-    public var satellitesInView: Int?
-    public var hdop: Double?
-    public var vdop: Double?
-    public var pdop: Double?
-
-    public init(
-        latitude: Double, longitude: Double, altitudeMSL: Double? = nil, geoidSeparation: Double? = nil,
-        horizontalAccuracy: Double? = nil, verticalAccuracy: Double? = nil, speed: Double? = nil,
-        course: Double? = nil, heading: Double? = nil, time: Double? = nil, timeOfDay: Double? = nil,
-        quality: Int = 1, mode: NMEAFixMode = .threeD, satellitesUsed: Int? = nil, satellitesInView: Int? = nil,
-        hdop: Double? = nil, vdop: Double? = nil, pdop: Double? = nil
-    ) {
-        self.latitude = latitude
-        self.longitude = longitude
-        self.altitudeMSL = altitudeMSL
-        self.geoidSeparation = geoidSeparation
-        self.horizontalAccuracy = horizontalAccuracy
-        self.verticalAccuracy = verticalAccuracy
-        self.speed = speed
-        self.course = course
-        self.heading = heading
-        self.time = time
-        self.timeOfDay = timeOfDay
-        self.quality = quality
-        self.mode = mode
-        self.satellitesUsed = satellitesUsed
-        self.satellitesInView = satellitesInView
-        self.hdop = hdop
-        self.vdop = vdop
-        self.pdop = pdop
-    }
-}
-
-/// What one completed epoch says.
-public enum NMEAEvent: Sendable, Equatable {
-    case fix(NMEAFix)
-    /// The receiver reported no valid position for this epoch (GGA quality 0, RMC status V, …).
-    case noFix(timeOfDay: Double?)
-}
-
 /// Streaming NMEA 0183 decoder: bytes in (any chunking), one event per completed epoch out.
+///
+/// Reads GGA, RMC, GSA, GSV, VTG, GLL, GST, ZDA, HDT and THS from any talker; other valid sentences
+/// (proprietary `$P…`, `!AIVDM`, `TXT`, …) are skipped and counted. How sentences become epochs,
+/// and when an epoch is emitted, is described on `EpochAssembler`; how accuracies are estimated,
+/// on `NMEAAccuracy`.
+///
+/// Framing: a sentence starts at `$` or `!` and ends at CR or LF (CRLF, LF and CR alone all work).
+/// Anything between sentences — binary data, noise — is skipped up to the next start character. A
+/// line that breaks the rules (bad or missing checksum, a control character, no line end within
+/// `maximumLineLength` bytes, a field out of range) is counted in `statistics` and dropped; the
+/// search for the next sentence resumes right after its start character, so a sentence that a
+/// damaged one ran into is still found. The same bytes give the same events and statistics however
+/// they are split into `feed` calls.
+///
+/// Performance: complete lines are decoded in place in the caller's buffer — no copy, no
+/// allocation per sentence; only a line split between two `feed` calls is copied (at most
+/// `maximumLineLength` bytes, into a buffer reserved once).
 public struct NMEADecoder: Sendable {
     public struct Options: Sendable, Equatable {
         /// Accept sentences without a `*hh` checksum (only for sources configured to allow it).
@@ -83,33 +23,78 @@ public struct NMEADecoder: Sendable {
         public init(allowMissingChecksum: Bool = false) { self.allowMissingChecksum = allowMissingChecksum }
     }
 
+    /// The longest line accepted, from its `$` to the end of its checksum: NMEA 0183 allows 82
+    /// characters including `$` and CRLF (79 between them); real receivers exceed that (high-precision
+    /// GGA from RTK receivers, NMEA 4.11 additions, proprietary sentences), so we accept three times as
+    /// much and treat anything longer as noise.
+    public static let maximumLineLength = 255
+
     public let options: Options
 
-    public init(options: Options = Options()) { self.options = options }
+    /// Counts of what was seen and rejected.
+    public internal(set) var statistics = NMEAStatistics()
+
+    var assembler = EpochAssembler()
+    /// The start of a line the last `feed` ended in (at most `maximumLineLength` bytes).
+    var carry: [UInt8] = []
+
+    public init(options: Options = Options()) {
+        self.options = options
+        carry.reserveCapacity(2 * NMEADecoder.maximumLineLength + 2)
+    }
 
     /// Feeds bytes; calls `onEvent` for every epoch these bytes complete.
-    public mutating func feed(_ bytes: UnsafeRawBufferPointer, onEvent: (NMEAEvent) -> Void) {}
+    public mutating func feed(_ bytes: UnsafeRawBufferPointer, onEvent: (NMEAEvent) -> Void) {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+        let count = bytes.count
+        var resume = 0
+        if !carry.isEmpty {
+            // Complete the held line (and any line starting inside it) from the head of the new bytes:
+            // `maximumLineLength + 1` more bytes decide every line that starts in the held part.
+            var held: [UInt8] = []
+            swap(&held, &carry)
+            let heldCount = held.count
+            let take = min(count, NMEADecoder.maximumLineLength + 1)
+            held.append(contentsOf: UnsafeRawBufferPointer(start: base, count: take))
+            let stop = held.withUnsafeBytes { buffer in
+                scan(buffer.baseAddress!, count: buffer.count, from: 0, startLimit: heldCount, final: false, onEvent: onEvent)
+            }
+            switch stop {
+            case .needMore(let start):
+                // Only when all the new bytes were taken and still no line end.
+                held.removeSubrange(0..<start)
+                swap(&held, &carry)
+                return
+            case .reached(let position):
+                held.removeAll(keepingCapacity: true)
+                swap(&held, &carry)
+                resume = position - heldCount
+            }
+        }
+        if case .needMore(let start) = scan(base, count: count, from: resume, startLimit: count, final: false, onEvent: onEvent) {
+            carry.append(contentsOf: UnsafeRawBufferPointer(start: base + start, count: count - start))
+        }
+    }
 
     /// Feeds bytes from any collection (convenience for tests and small inputs).
     public mutating func feed<Bytes: Collection>(_ bytes: Bytes, onEvent: (NMEAEvent) -> Void) where Bytes.Element == UInt8 {
-        Array(bytes).withUnsafeBytes { feed($0, onEvent: onEvent) }
+        let done: Void? = bytes.withContiguousStorageIfAvailable { feed(UnsafeRawBufferPointer($0), onEvent: onEvent) }
+        if done == nil {
+            Array(bytes).withUnsafeBytes { feed($0, onEvent: onEvent) }
+        }
     }
 
-    /// Ends the input (end of file): completes the last epoch.
-    public mutating func finish(onEvent: (NMEAEvent) -> Void) {}
-
-    /// Counts of what was seen and rejected.
-    public var statistics: NMEAStatistics { NMEAStatistics() }
-}
-
-/// Counts kept by the decoder.
-public struct NMEAStatistics: Sendable, Equatable {
-    public var sentences = 0
-    public var epochs = 0
-    public var badChecksum = 0
-    public var missingChecksum = 0
-    public var malformed = 0
-    public var overlong = 0
-    public var unsupported = 0
-    public init() {}
+    /// Ends the input (end of file): decodes a last line without a line end, completes the last epoch.
+    public mutating func finish(onEvent: (NMEAEvent) -> Void) {
+        if !carry.isEmpty {
+            var held: [UInt8] = []
+            swap(&held, &carry)
+            _ = held.withUnsafeBytes { buffer in
+                scan(buffer.baseAddress!, count: buffer.count, from: 0, startLimit: buffer.count, final: true, onEvent: onEvent)
+            }
+            held.removeAll(keepingCapacity: true)
+            swap(&held, &carry)
+        }
+        assembler.finish(statistics: &statistics, onEvent: onEvent)
+    }
 }
