@@ -193,7 +193,7 @@ struct GPSDInterpreter {
         } else if let epx = report.epx, let epy = report.epy, epx >= 0, epy >= 0 {
             horizontal = (epx * epx + epy * epy).squareRoot() * half
         } else if let hdop = freshSky?.hdop, hdop > 0, hdop < 99 {
-            horizontal = hdop * ReceiverAccuracy.metresPerHDOP
+            horizontal = hdop * ReceiverAccuracy.metresPerDOP
         }
 
         let is3D = (report.mode ?? 0) >= 3
@@ -207,7 +207,7 @@ struct GPSDInterpreter {
             if let epv = report.epv, epv >= 0 {
                 vertical = epv * half
             } else if let vdop = freshSky?.vdop, vdop > 0, vdop < 99 {
-                vertical = vdop * ReceiverAccuracy.metresPerVDOP
+                vertical = vdop * ReceiverAccuracy.metresPerDOP
             }
         } else if is3D, let hae = report.altHAE {
             // Only the ellipsoidal height: no mean-sea-level altitude to offer (vertical accuracy -1).
@@ -217,7 +217,7 @@ struct GPSDInterpreter {
         var speed = -1.0, speedAccuracy = -1.0, course = -1.0, courseAccuracy = -1.0
         if let value = report.speed, value >= 0 {
             speed = value
-            speedAccuracy = report.eps.map { $0 * half } ?? ReceiverAccuracy.speedSigma
+            speedAccuracy = report.eps.map { $0 * half } ?? ReceiverAccuracy.speedAccuracy(hdop: freshSky?.hdop)
             if let track = report.track,
                let modelled = ReceiverAccuracy.courseAccuracy(speed: value, speedAccuracy: speedAccuracy) {
                 course = normalizedCourse(track)

@@ -2,47 +2,35 @@ import Foundation
 import LocationCore
 import LocationNMEA
 
-/// `NMEAFix` → `Fix`.
+/// `NMEAFix` → `Fix`, with the decoder's accuracy model (`NMEAAccuracy`).
 ///
 /// - Altitude: GGA's mean-sea-level altitude; `ellipsoidalAltitude` = MSL + geoid separation (the
-///   separation taken as 0 when the receiver gives none). Valid (vertical accuracy ≥ 0) only in a 3D
-///   fix with a vertical accuracy from the decoder or the VDOP.
-/// - Horizontal accuracy: the decoder's (GST, else from DOP), else HDOP × `ReceiverAccuracy.metresPerHDOP`,
-///   else `ReceiverAccuracy.unknownHorizontal`: a position always gets a usable accuracy.
-/// - Speed: RMC/VTG's, with `ReceiverAccuracy.speedSigma` (NMEA states no speed accuracy); course only
-///   while moving, with the accuracy the speed error implies (`ReceiverAccuracy.courseAccuracy`);
-///   otherwise -1.
+///   separation taken as 0 when the receiver gives none). Valid (vertical accuracy ≥ 0) when the
+///   decoder gives a vertical accuracy, i.e. in a 3D fix with an altitude.
+/// - Horizontal accuracy: the decoder's (GST, else from DOP), else its nominal figure for receivers
+///   that send neither (`horizontalAccuracyOrNominal`): a position always gets a usable accuracy.
+/// - Speed with the decoder's estimated accuracy; course only while moving (speed > 0), with the
+///   decoder's estimated accuracy; otherwise -1 (`CLLocation`'s "invalid").
 enum NMEAFixConversion {
     static func fix(from nmea: NMEAFix, timestamp: Date, isSimulated: Bool) -> Fix? {
         guard nmea.latitude.isFinite, nmea.longitude.isFinite,
               abs(nmea.latitude) <= 90, abs(nmea.longitude) <= 180 else { return nil }
-
-        var horizontal = ReceiverAccuracy.unknownHorizontal
-        if let value = nmea.horizontalAccuracy, value.isFinite, value >= 0 {
-            horizontal = value
-        } else if let hdop = nmea.hdop, hdop > 0, hdop < 99 {
-            horizontal = hdop * ReceiverAccuracy.metresPerHDOP
-        }
+        var horizontal = nmea.horizontalAccuracyOrNominal
+        if !(horizontal.isFinite && horizontal >= 0) { horizontal = ReceiverAccuracy.unknownHorizontal }
 
         var altitude = 0.0, ellipsoidal = 0.0, vertical = -1.0
         if let msl = nmea.altitudeMSL, msl.isFinite {
             altitude = msl
             ellipsoidal = msl + (nmea.geoidSeparation.flatMap { $0.isFinite ? $0 : nil } ?? 0)
-            if nmea.mode == .threeD {
-                if let value = nmea.verticalAccuracy, value.isFinite, value >= 0 {
-                    vertical = value
-                } else if let vdop = nmea.vdop, vdop > 0, vdop < 99 {
-                    vertical = vdop * ReceiverAccuracy.metresPerVDOP
-                }
-            }
+            if let value = nmea.verticalAccuracy, value.isFinite, value >= 0 { vertical = value }
         }
 
         var speed = -1.0, speedAccuracy = -1.0, course = -1.0, courseAccuracy = -1.0
         if let value = nmea.speed, value.isFinite, value >= 0 {
             speed = value
-            speedAccuracy = ReceiverAccuracy.speedSigma
-            if let track = nmea.course, track.isFinite,
-               let accuracy = ReceiverAccuracy.courseAccuracy(speed: value, speedAccuracy: speedAccuracy) {
+            speedAccuracy = nmea.estimatedSpeedAccuracy ?? ReceiverAccuracy.speedAccuracy(hdop: nmea.hdop)
+            if value > 0, let track = nmea.course, track.isFinite,
+               let accuracy = nmea.estimatedCourseAccuracy, accuracy.isFinite {
                 course = normalizedCourse(track)
                 courseAccuracy = accuracy
             }
