@@ -36,14 +36,17 @@ final class ByteStream: Sendable {
         var closed = false
         var suspended = false
         var inFlight = 0
+        var suspensions = 0
     }
 
     private let state: Locked<State>
+    private let queue: DispatchQueue
     private let onEvent: @Sendable (Event) -> Void
 
     /// Starts reading at once; `onEvent` runs on `queue`.
     init(_ descriptor: OpenedDescriptor, queue: DispatchQueue, onEvent: @escaping @Sendable (Event) -> Void) {
         self.descriptor = descriptor
+        self.queue = queue
         self.onEvent = onEvent
         let fd = descriptor.fd
         let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
@@ -55,13 +58,22 @@ final class ByteStream: Sendable {
 
     /// The consumer has processed `count` bytes of earlier `.bytes` events.
     func consumed(_ count: Int) {
-        state.withLock { state in
+        let resumed = state.withLock { state -> Bool in
             state.inFlight = max(0, state.inFlight - count)
-            guard state.suspended, !state.closed, state.inFlight <= Self.highWater / 2 else { return }
+            guard state.suspended, !state.closed, state.inFlight <= Self.highWater / 2 else { return false }
             state.suspended = false
             state.source.resume()
+            return true
         }
+        // The end of the stream may have been signalled while suspended, and is signalled only once.
+        if resumed { queue.async { [weak self] in self?.readAvailable() } }
     }
+
+    /// Bytes handed on and not yet consumed.
+    var bytesInFlight: Int { state.withLock { $0.inFlight } }
+
+    /// How many times reading paused for the consumer.
+    var suspensions: Int { state.withLock { $0.suspensions } }
 
     /// Writes `bytes` without blocking; false when not all of them could be written (closed, full, broken).
     func send(_ bytes: [UInt8]) -> Bool {
@@ -103,21 +115,26 @@ final class ByteStream: Sendable {
 
     var isClosed: Bool { state.withLock { $0.closed } }
 
+    /// Reads until the descriptor has nothing more (or the consumer is too far behind). The end of a
+    /// stream is signalled only once, possibly together with the last data, so reading stops only at
+    /// `EAGAIN` or when nothing is readable, never after a fixed number of reads. A blocking descriptor
+    /// is read only while `poll` says it is readable, so a read never blocks.
     private func readAvailable() {
         var buffer = [UInt8](repeating: 0, count: Self.chunkSize)
-        // A non-blocking descriptor is drained (up to a few chunks per wake-up, to stay fair); a
-        // blocking one is read once, which readiness guarantees will not block.
-        var chunks = descriptor.isNonBlocking ? 4 : 1
-        while chunks > 0 {
+        while true {
             guard !isClosed else { return }
+            if !descriptor.isNonBlocking {
+                var poller = pollfd(fd: descriptor.fd, events: Int16(POLLIN), revents: 0)
+                guard poll(&poller, 1, 0) > 0 else { return }
+            }
             let count = buffer.withUnsafeMutableBytes { systemRead(descriptor.fd, $0) }
             if count > 0 {
-                chunks -= 1
                 // Suspend before handing the bytes on, so a `consumed` that follows can resume it.
                 let paused = state.withLock { state -> Bool in
                     state.inFlight += count
                     guard state.inFlight > Self.highWater, !state.suspended, !state.closed else { return false }
                     state.suspended = true
+                    state.suspensions += 1
                     state.source.suspend()
                     return true
                 }
