@@ -208,6 +208,18 @@ struct GPSDSourceTests {
         #expect(recorder.count == count, "no retries reported after stop")
     }
 
+    @Test func triesEveryAddressOfAName() throws {
+        // "localhost" may resolve to ::1 first, where nothing listens: the IPv4 address must follow.
+        let server = try LoopbackServer()
+        let recorder = LiveRecorder()
+        let source = GPSDSource(host: "localhost", port: server.port)
+        #expect(source.descriptor.name == "gpsd://localhost:\(server.port)")
+        let connection = try Self.connect(server, recorder, source)
+        connection.send(Self.tpv("2025-06-14T10:00:01.000Z", extra: Self.full))
+        #expect(recorder.wait { $0.fixes.count == 1 })
+        recorder.stop(source)
+    }
+
     @Test func silentGpsdIsNoFix() throws {
         let server = try LoopbackServer()
         let recorder = LiveRecorder()
