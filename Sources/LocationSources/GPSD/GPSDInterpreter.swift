@@ -8,13 +8,15 @@ import Logging
 /// learnt the receiver's cycle), each more complete than the last. TPVs are merged by `time`: a TPV
 /// that already carries everything (position, altitude in 3D, speed, track, an error estimate) is
 /// reported at once; an incomplete one waits up to `mergeWindow` for the rest of its epoch; a TPV for
-/// a new time flushes the waiting one. A TPV for a time already reported (or earlier) is dropped.
+/// a new time flushes the waiting one. A TPV for a time already reported (or up to `timeJumpBack`
+/// earlier) is dropped; a jump further back starts a new timeline (a receiver's clock reset).
 ///
 /// **TPVs without `time`** (a receiver that never sends a date, early TPVs) are reported with mode ≥ 2
 /// and a position, stamped with the moment they were received: a position without a time is still a
 /// position, and leaving it out would starve date-less receivers for ever. They are not merged.
 ///
-/// **Modes** 0 and 1 (no fix) become `.noFix`. **Several devices**: the source follows the first
+/// **Modes** 0 and 1 (no fix) become `.noFix`; a TPV without a usable mode or position is ignored.
+/// **Several devices**: the source follows the first
 /// device that gives a fix and ignores the others while it keeps giving fixes (`deviceTimeout`).
 ///
 /// **SKY**: its HDOP and VDOP stand in for a TPV's missing `ep*` (see `ReceiverAccuracy`).
