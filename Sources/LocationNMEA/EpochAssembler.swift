@@ -1,23 +1,5 @@
-/// Groups sentences into epochs and emits each epoch as soon as it is complete.
-///
-/// The rule:
-/// 1. An epoch is the run of sentences sharing one UTC time of day; untimed sentences (GSA, GSV,
-///    VTG, HDT, THS) belong to the epoch being assembled.
-/// 2. **The learned end of cycle.** A receiver repeats the same sequence every epoch. Each sentence
-///    gets a key: its talker, its type and how many groups of that type the epoch has had (GSV
-///    counts whole groups; a GSV that is not the last of its group never ends an epoch). When two
-///    consecutive epochs ended with the same key, that key is the receiver's end of cycle: the
-///    epoch is emitted the moment that sentence arrives, not one sentence (or one epoch) later.
-/// 3. **Fallbacks.** Until then, or if that sentence goes missing: a sentence with a different time
-///    of day ends the epoch before it; so does a second GGA, RMC or GLL in an epoch without a time
-///    (a cold start sends empty times); and `finish()` ends the last one.
-/// 4. **A wrong end.** If sentences of an epoch still arrive after it was emitted at the learned
-///    end (its own time of day, or an untimed type it did not contain), the learned end was wrong
-///    — the receiver changed its output or sends some types only every few seconds last: those
-///    sentences are discarded (`lateSentences`) and the end of cycle is learned again.
-///
-/// Dates: RMC or ZDA give the epoch's date; an epoch without one takes the last known date,
-/// advanced by one day when the time of day wraps back past midnight (falls by more than 12 h).
+/// Groups sentences into epochs and emits each epoch as soon as it is complete: the rule is
+/// documented on `NMEADecoder`.
 struct EpochAssembler {
     var epoch = Epoch()
     /// The key of the sentence that ends the receiver's cycle, once learned.
@@ -110,7 +92,7 @@ struct EpochAssembler {
         } else {
             candidate = nil
         }
-        let epochDay = date(of: epoch)
+        let epochDay = date(timeOfDay: epoch.timeOfDay, date: epoch.date)
         if let event = epoch.event(day: epochDay) {
             statistics.epochs &+= 1
             onEvent(event)
@@ -118,10 +100,11 @@ struct EpochAssembler {
         epoch = Epoch()
     }
 
-    /// The epoch's date, and the date carried forward (see the type's documentation).
-    mutating func date(of epoch: Epoch) -> Int? {
-        var result = epoch.date
-        if let time = epoch.timeOfDay {
+    /// The date of an epoch with this time of day and date (if it had one), carrying the date
+    /// forward (see the type's documentation).
+    mutating func date(timeOfDay: Int64?, date: Int?) -> Int? {
+        var result = date
+        if let time = timeOfDay {
             if result == nil, let known = day {
                 if let knownTime = dayTimeOfDay, time < knownTime - EpochAssembler.halfDay {
                     result = known + 1

@@ -29,13 +29,7 @@ extension NMEADecoder {
             // Find the end of the line: the first byte that is not printable ASCII, XOR-ing the rest.
             let windowEnd = min(count, start &+ NMEADecoder.maximumLineLength &+ 1)
             var end = start &+ 1
-            var xor: UInt8 = 0
-            while end < windowEnd {
-                let b = p.load(fromByteOffset: end, as: UInt8.self)
-                if b &- 0x20 > 0x5E { break }
-                xor ^= b
-                end &+= 1
-            }
+            let xor = NMEADecoder.scanPrintable(p, from: &end, before: windowEnd)
             if end == windowEnd {
                 if windowEnd == start &+ NMEADecoder.maximumLineLength &+ 1 {
                     statistics.overlong &+= 1
@@ -58,6 +52,48 @@ extension NMEADecoder {
                 i = NMEADecoder.nextStart(p, from: start &+ 1, before: end) ?? end
             }
         }
+    }
+
+    /// Advances `i` to the first byte in `i..<end` that is not printable ASCII (0x20…0x7E), or to
+    /// `end`, and returns the XOR of the bytes passed over. Eight bytes at a time: a byte below 0x20
+    /// sets its top bit in `(w - 0x20…) & ~w`, a byte above 0x7E in `(w + 0x01…) | w`; borrows and
+    /// carries only move towards later bytes, so the first flagged byte is exact.
+    @inline(__always)
+    static func scanPrintable(_ p: UnsafeRawPointer, from i: inout Int, before end: Int) -> UInt8 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var x: UInt64 = 0
+        var position = i
+        while position &+ 8 <= end {
+            let w = p.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+            let flags = (((w &- ones &* 0x20) & ~w) | ((w &+ ones) | w)) & highs
+            if flags != 0 {
+                let printable = flags.trailingZeroBitCount >> 3
+                x ^= w & ((1 &<< UInt64(printable &* 8)) &- 1)
+                position &+= printable
+                i = position
+                return fold(x)
+            }
+            x ^= w
+            position &+= 8
+        }
+        var tail = fold(x)
+        while position < end {
+            let b = p.load(fromByteOffset: position, as: UInt8.self)
+            if b &- 0x20 > 0x5E { break }
+            tail ^= b
+            position &+= 1
+        }
+        i = position
+        return tail
+    }
+
+    /// XOR of the eight bytes of a word.
+    @inline(__always) static func fold(_ w: UInt64) -> UInt8 {
+        var x = w ^ (w >> 32)
+        x ^= x >> 16
+        x ^= x >> 8
+        return UInt8(truncatingIfNeeded: x)
     }
 
     /// The first `$` or `!` in `from..<before`: where a line that ran into another one resumes.

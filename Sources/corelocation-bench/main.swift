@@ -13,6 +13,7 @@ import LocationGeodesy
 // Usage: corelocation-bench [--count N] [--repeat R] [--seed S]
 //   N: timed inverse calls per repetition (default 2,000,000, about 1 s)
 //   R: repetitions; the fastest is reported, as the machine is shared
+// or:    corelocation-bench nmea FILE [--repeat R] [--chunk BYTES]   (see NMEABench.swift)
 
 struct Options {
     var count = 2_000_000
@@ -68,6 +69,10 @@ func fixed(_ x: Double, _ decimals: Int) -> String {
     let scale = pow(10, Double(decimals))
     let r = (x * scale).rounded() / scale
     return "\(r)"
+}
+
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "nmea" {
+    runNMEABenchmark(Array(CommandLine.arguments.dropFirst(2)))
 }
 
 let options = Options(CommandLine.arguments)

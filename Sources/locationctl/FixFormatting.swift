@@ -1,35 +1,17 @@
 import Foundation
 import LocationCore
 
-/// The JSON and text forms of a fix shared by `locate`, `watch` (and later `decode`).
+/// The JSON and text forms of a fix shared by `locate`, `watch` and `decode`.
 enum FixFormatting {
-    /// One JSON object on one line, keys in a fixed order (the names of `CLLocation`'s properties).
+    /// One JSON object on one line, keys in a fixed order (the names of `CLLocation`'s properties):
+    /// see `JSONFixWriter`.
     static func json(_ fix: Fix) -> String {
-        let fields: [(String, String)] = [
-            ("latitude", number(fix.latitude)),
-            ("longitude", number(fix.longitude)),
-            ("altitude", number(fix.altitude)),
-            ("ellipsoidalAltitude", number(fix.ellipsoidalAltitude)),
-            ("horizontalAccuracy", number(fix.horizontalAccuracy)),
-            ("verticalAccuracy", number(fix.verticalAccuracy)),
-            ("speed", number(fix.speed)),
-            ("speedAccuracy", number(fix.speedAccuracy)),
-            ("course", number(fix.course)),
-            ("courseAccuracy", number(fix.courseAccuracy)),
-            ("timestamp", "\"\(timestamp(fix.timestamp))\""),
-            ("simulated", fix.isSimulated ? "true" : "false"),
-        ]
-        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+        JSONFixWriter.string(fix)
     }
 
     /// ISO 8601 in UTC with milliseconds.
     static func timestamp(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt))
-    }
-
-    /// JSON has no NaN or infinity; a source never produces them, but never emit invalid JSON.
-    private static func number(_ value: Double) -> String {
-        value.isFinite ? "\(value)" : "null"
+        JSONFixWriter.timestampString(date.timeIntervalSince1970)
     }
 
     /// A compact human-readable line.

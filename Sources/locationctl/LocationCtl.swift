@@ -13,7 +13,7 @@ struct LocationCtl: AsyncParsableCommand {
         abstract: "Locate, watch and administer the Core Location system for Linux.",
         version: "0.1.0",
         subcommands: [
-            Locate.self, Watch.self, Apps.self, Grant.self, Revoke.self, Reset.self, Services.self,
+            Locate.self, Watch.self, Decode.self, Apps.self, Grant.self, Revoke.self, Reset.self, Services.self,
         ])
 
     static func bootstrapLogging(verbose: Bool) {
