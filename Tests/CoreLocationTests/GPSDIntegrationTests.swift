@@ -49,8 +49,8 @@ struct GPSDIntegrationTests {
     }
 
     /// Lets gpsfake feed once gpsd has its device open for the source's watch, and ready.
-    static func releaseWhenWatched(_ fake: GPSFake) throws {
-        try #require(waitFor(timeout: 10) { fake.deviceIsOpen }, "gpsd opens the device for the watch; \(fake.errors)")
+    static func releaseWhenWatched(_ fake: GPSFake) async throws {
+        try #require(await waitFor(timeout: 10) { fake.deviceIsOpen }, "gpsd opens the device for the watch; \(fake.errors)")
         try #require(fake.waitUntilReady(), "gpsd answers a watch; \(fake.errors)")
         fake.release()
     }
@@ -71,7 +71,7 @@ struct GPSDIntegrationTests {
     }
 
     @Test(.enabled(if: GPSFake.isAvailable, skipMessage))
-    func deliversTheLogsPositionsInOrderAndReleasesTheWatchOnStop() throws {
+    func deliversTheLogsPositionsInOrderAndReleasesTheWatchOnStop() async throws {
         let expected = Self.logPositions(try String(contentsOfFile: Self.log, encoding: .utf8))
         #expect(expected.count == 100)
         let port = try freeLoopbackPort()
@@ -81,15 +81,15 @@ struct GPSDIntegrationTests {
 
         let app = Self.makeApp(source: GPSDSource(host: "127.0.0.1", port: port))
         defer { app.finish() }
-        #expect(waitFor(timeout: 5) { !app.delegate.authorizations.isEmpty })
-        Thread.sleep(forTimeInterval: 0.5)
+        #expect(await waitFor(timeout: 5) { !app.delegate.authorizations.isEmpty })
+        try await Task.sleep(for: .milliseconds(500))
         #expect(fake.clientConnections == 0, "no connection to gpsd while no app wants locations")
 
         let started = Date()
         app.send(.startUpdating)
-        try Self.releaseWhenWatched(fake)
+        try await Self.releaseWhenWatched(fake)
         let last = try #require(expected.last)
-        let complete = waitFor(timeout: 60) {
+        let complete = await waitFor(timeout: 60) {
             app.delegate.locations.contains { abs($0.latitude - last.latitude) < 1e-7 && abs($0.longitude - last.longitude) < 1e-7 }
         }
         let locations = app.delegate.locations
@@ -110,13 +110,13 @@ struct GPSDIntegrationTests {
         #expect(fake.clientConnections >= 1)
         let stopped = Date()
         app.send(.stopUpdating)
-        #expect(waitFor(timeout: 5) { fake.clientConnections == 0 })
+        #expect(blockingWaitFor(timeout: 5) { fake.clientConnections == 0 })
         let released = Date().timeIntervalSince(stopped)
         #expect(released < 1, "gpsd dropped the client \(released) s after stopUpdatingLocation()")
     }
 
     @Test(.enabled(if: GPSFake.isAvailable, skipMessage))
-    func survivesGpsdDyingAndResumesWithinSecondsOfItsReturn() throws {
+    func survivesGpsdDyingAndResumesWithinSecondsOfItsReturn() async throws {
         // The log in two halves: the daemon dies after the first; a new one carries on with the second.
         let text = try String(contentsOfFile: Self.log, encoding: .utf8)
         let lines = text.split(whereSeparator: \.isNewline).map { String($0) + "\r\n" }
@@ -138,33 +138,33 @@ struct GPSDIntegrationTests {
         let app = Self.makeApp(source: GPSDSource(host: "127.0.0.1", port: port))
         defer { app.finish() }
         app.send(.startUpdating)
-        try Self.releaseWhenWatched(fake)
-        #expect(waitFor(timeout: 30) { app.delegate.locations.count >= 20 }, "\(app.delegate.locations.count) locations")
+        try await Self.releaseWhenWatched(fake)
+        #expect(await waitFor(timeout: 30) { app.delegate.locations.count >= 20 }, "\(app.delegate.locations.count) locations")
 
         // gpsd dies.
         fake.crashDaemon()
         let died = Date()
-        #expect(waitFor(timeout: 10) { app.delegate.failures.contains { $0.0 >= died } },
+        #expect(await waitFor(timeout: 10) { app.delegate.failures.contains { $0.0 >= died } },
                 "the app hears an error while gpsd is gone")
         let failure = try #require(app.delegate.failures.first { $0.0 >= died })
         #expect(failure.1 == .locationUnknown, "transient: locationUnknown")
         #expect(failure.0.timeIntervalSince(died) < 2, "at once, not after a timeout")
         fake.kill()
-        Thread.sleep(forTimeInterval: 1.5) // down for a while: a few reconnections fail
+        try await Task.sleep(for: .milliseconds(1500)) // down for a while: a few reconnections fail
         let before = app.delegate.locations.count
 
         // gpsd is back.
         fake = try GPSFake(log: second, port: port, cycle: Self.cycle)
         try #require(fake.waitUntilListening(), "gpsd did not come back: \(fake.errors)")
         let back = Date()
-        try Self.releaseWhenWatched(fake)
-        #expect(waitFor(timeout: 10) { app.delegate.locations.count > before }, "updates resume")
+        try await Self.releaseWhenWatched(fake)
+        #expect(await waitFor(timeout: 10) { app.delegate.locations.count > before }, "updates resume")
         let resumed = try #require(app.delegate.locations.dropFirst(before).first)
         let delay = resumed.received.timeIntervalSince(back)
         #expect(delay < 5, "resumed \(delay) s after gpsd was back")
         #expect(Self.match([resumed], secondPositions).first! != nil, "from the new daemon's log")
         #expect(app.delegate.failures.allSatisfy { $0.1 == .locationUnknown }, "only transient errors")
         app.send(.stopUpdating)
-        #expect(waitFor(timeout: 5) { fake.clientConnections == 0 })
+        #expect(await waitFor(timeout: 5) { fake.clientConnections == 0 })
     }
 }

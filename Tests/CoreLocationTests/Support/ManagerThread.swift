@@ -81,13 +81,24 @@ final class ManagerThread: @unchecked Sendable {
     }
 }
 
-/// Polls `condition` every 10 ms; false on timeout.
+/// Polls `condition` every 10 ms without holding a thread of the test pool; false on timeout.
 @discardableResult
-func waitFor(timeout: Double, _ condition: () -> Bool) -> Bool {
+func waitFor(timeout: Double, _ condition: () -> Bool) async -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
         if condition() { return true }
-        Thread.sleep(forTimeInterval: 0.01)
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return condition()
+}
+
+/// Polls `condition` every millisecond on this thread, for measuring short delays precisely even when
+/// the test pool is busy; false on timeout.
+func blockingWaitFor(timeout: Double, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if condition() { return true }
+        Thread.sleep(forTimeInterval: 0.001)
     }
     return condition()
 }
