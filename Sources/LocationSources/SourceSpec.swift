@@ -7,6 +7,14 @@ import Foundation
 /// | `sim:NAME` | `SimulatedRouteSource` on a built-in route (`BuiltInRoute`) |
 /// | `gpx:PATH[@SPEED]` | `GPXReplaySource` replaying a GPX file; untimed points at SPEED m/s |
 /// | `fixed:LAT,LON[,ACCURACY]` | `FixedSource` (accuracy in metres, default 5) |
+/// | `nmea:PATH[?pace=max]` | `NMEASource` replaying a recorded NMEA log (a regular file) |
+/// | `nmea:/dev/ttyUSB0[?baud=N]` | `NMEASource` on a serial receiver (a character device or named pipe; baud 4800 by default) |
+/// | `nmea:tcp://HOST:PORT` | `NMEASource` on NMEA served over TCP |
+/// | `nmea:-` | `NMEASource` on standard input |
+/// | `gpsd`, `gpsd://HOST[:PORT]` | `GPSDSource` (default 127.0.0.1:2947; IPv6 in brackets) |
+///
+/// `nmea:` specs take `?checksum=optional` to accept sentences without a checksum; options are
+/// joined with `&`, so a path cannot contain `?`.
 ///
 /// To add a scheme: a case in `Scheme` (with its usage and summary), a case here, a branch in
 /// `init(_:)`, `description` and `makeSource(speed:)`. Nothing else depends on the list.
@@ -15,10 +23,12 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
     /// `travelSpeed`: metres per second for routes, waypoints and points without times (nil: the default).
     case gpx(path: String, travelSpeed: Double? = nil)
     case fixed(latitude: Double, longitude: Double, horizontalAccuracy: Double)
+    case nmea(NMEAEndpoint, NMEAOptions = NMEAOptions())
+    case gpsd(host: String = GPSDSource.defaultHost, port: Int = GPSDSource.defaultPort)
 
     /// The schemes a spec can start with.
     public enum Scheme: String, CaseIterable, Sendable {
-        case sim, gpx, fixed
+        case sim, gpx, fixed, nmea, gpsd
 
         /// How to write a spec of this scheme.
         public var usage: String {
@@ -26,6 +36,8 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
             case .sim: "sim:NAME"
             case .gpx: "gpx:PATH[@SPEED]"
             case .fixed: "fixed:LAT,LON[,ACCURACY]"
+            case .nmea: "nmea:PATH|tcp://HOST:PORT|-[?baud=N&pace=max&checksum=optional]"
+            case .gpsd: "gpsd[://HOST[:PORT]]"
             }
         }
 
@@ -35,6 +47,8 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
             case .sim: "a built-in simulated route, repeated forever"
             case .gpx: "replay a GPX file (tracks at recorded pace; routes and waypoints at SPEED m/s, default \(GPXReplaySource.defaultTravelSpeed))"
             case .fixed: "a fixed point; accuracy in metres, default \(Int(SourceSpec.defaultFixedAccuracy))"
+            case .nmea: "an NMEA 0183 receiver: a serial device (baud default \(SerialPort.defaultBaudRate)), a TCP stream, standard input (-), or a log file replayed (at recorded pace; pace=max: as fast as possible)"
+            case .gpsd: "the gpsd daemon (default \(GPSDSource.defaultHost):\(GPSDSource.defaultPort)), watched only while locations are needed"
             }
         }
     }
@@ -54,6 +68,10 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
     ///   `makeSource` reads the file.
     public init(_ text: String) throws(SourceSpecError) {
         let valid = Scheme.allCases.map(\.rawValue)
+        if text.trimmingCharacters(in: .whitespaces).lowercased() == "gpsd" {
+            self = .gpsd()
+            return
+        }
         guard let colon = text.firstIndex(of: ":") else {
             throw .missingScheme(spec: text, validSchemes: valid)
         }
@@ -74,6 +92,10 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
             self = try Self.parseGPX(trimmed)
         case .fixed:
             self = try Self.parseFixed(trimmed, spec: text)
+        case .nmea:
+            self = try Self.parseNMEA(trimmed, spec: text)
+        case .gpsd:
+            self = try Self.parseGPSD(trimmed, spec: text)
         }
     }
 
@@ -111,6 +133,8 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
         case .simulation: .sim
         case .gpx: .gpx
         case .fixed: .fixed
+        case .nmea: .nmea
+        case .gpsd: .gpsd
         }
     }
 
@@ -120,15 +144,18 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
         case .simulation(let route): "sim:\(route.name)"
         case .gpx(let path, let travelSpeed): "gpx:\(path)" + (travelSpeed.map { "@\($0)" } ?? "")
         case .fixed(let latitude, let longitude, let accuracy): "fixed:\(latitude),\(longitude),\(accuracy)"
+        case .nmea(let endpoint, let options): Self.nmeaDescription(endpoint, options)
+        case .gpsd(let host, let port): "gpsd://" + TCPOpener.hostPort(host, port)
         }
     }
 
     /// Makes the source.
     ///
-    /// - Parameter speed: simulated seconds per loop second for simulated routes and GPX replays
-    ///   (a fixed point has no motion, so it ignores it).
+    /// - Parameter speed: simulated seconds per loop second for simulated routes, GPX replays and NMEA
+    ///   logs replayed at recorded pace (a fixed point and live receivers ignore it).
     /// - Throws: `SourceSpecError.badSpeed` when `speed` is not a positive finite number; `GPXError` when
-    ///   the GPX file cannot be used.
+    ///   the GPX file cannot be used; `SourceSpecError.unusablePath` or `.optionNotApplicable` when an
+    ///   `nmea:` path is missing, unreadable, or not what its options say.
     public func makeSource(speed: Double = 1) throws -> any LocationSource {
         guard speed.isFinite, speed > 0 else { throw SourceSpecError.badSpeed(speed) }
         switch self {
@@ -142,6 +169,10 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
                 travelSpeed: travelSpeed ?? GPXReplaySource.defaultTravelSpeed, speed: speed)
         case .fixed(let latitude, let longitude, let accuracy):
             return FixedSource(latitude: latitude, longitude: longitude, horizontalAccuracy: accuracy, name: description)
+        case .nmea(let endpoint, let options):
+            return try makeNMEASource(endpoint, options, speed: speed)
+        case .gpsd(let host, let port):
+            return GPSDSource(host: host, port: port, name: description)
         }
     }
 }

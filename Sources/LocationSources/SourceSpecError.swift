@@ -1,4 +1,4 @@
-/// Why a source spec (`sim:city-drive`, `gpx:PATH`, `fixed:LAT,LON[,ACCURACY]`) was refused.
+/// Why a source spec (`sim:city-drive`, `gpx:PATH`, `fixed:LAT,LON[,ACCURACY]`, `nmea:…`, `gpsd…`) was refused.
 /// `description` is one line, fit for a command-line message.
 public enum SourceSpecError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No `scheme:` prefix at all.
@@ -19,6 +19,22 @@ public enum SourceSpecError: Error, Sendable, Equatable, CustomStringConvertible
     case negativeAccuracy(Double)
     /// A playback speed that is not a positive finite number.
     case badSpeed(Double)
+    /// An option (`?key=value`) the scheme does not have.
+    case unknownOption(scheme: String, option: String, validOptions: [String])
+    /// The same option twice.
+    case duplicateOption(String)
+    /// An option with a value it does not take (`baud=9601`, `pace=fast`).
+    case badOption(option: String, value: String, expected: String)
+    /// An option that means nothing for this input (`baud` on a file or TCP, `pace` on a device).
+    case optionNotApplicable(option: String, target: String)
+    /// A `HOST:PORT` that cannot be read.
+    case malformedAddress(spec: String, usage: String)
+    /// An IPv6 address without brackets (`gpsd://::1:2947`).
+    case ipv6NeedsBrackets(spec: String)
+    /// A port that is not a number from 1 to 65535.
+    case badPort(String)
+    /// An `nmea:` path that does not exist, cannot be read, or is neither a file nor a device.
+    case unusablePath(String, reason: String)
 
     public var description: String {
         switch self {
@@ -43,6 +59,23 @@ public enum SourceSpecError: Error, Sendable, Equatable, CustomStringConvertible
             return "accuracy \(value) must not be negative"
         case .badSpeed(let value):
             return "speed \(value) must be a positive finite number"
+        case .unknownOption(let scheme, let option, let valid):
+            let expected = valid.isEmpty ? "\(scheme) takes no options" : "expected " + valid.joined(separator: ", ")
+            return "unknown \(scheme): option '\(Self.clip(option))'; \(expected)"
+        case .duplicateOption(let option):
+            return "option '\(option)' is given twice"
+        case .badOption(let option, let value, let expected):
+            return "\(option) '\(Self.clip(value))' is not valid; expected \(expected)"
+        case .optionNotApplicable(let option, let target):
+            return "option '\(option)' does not apply to \(target)"
+        case .malformedAddress(let spec, let usage):
+            return "malformed source '\(Self.clip(spec))'; usage: \(usage)"
+        case .ipv6NeedsBrackets(let spec):
+            return "malformed source '\(Self.clip(spec))'; write an IPv6 address in brackets, e.g. gpsd://[::1]:2947"
+        case .badPort(let value):
+            return "port '\(Self.clip(value))' is not a number from 1 to 65535"
+        case .unusablePath(let path, let reason):
+            return "cannot use NMEA source \(Self.clip(path)): \(Self.clip(reason))"
         }
     }
 

@@ -7,8 +7,9 @@ import LocationSources
 /// Where fixes come from: `--source` and `--speed`, shared by `locate` and `watch`.
 struct SourceOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
-        "Location source: sim:NAME, gpx:PATH[@SPEED] or fixed:LAT,LON[,ACCURACY].",
-        discussion: "Built-in routes:\n" + SourceSpec.routes.map { "  \($0.name): \($0.summary)" }.joined(separator: "\n")))
+        "Location source: " + SourceSpec.Scheme.allCases.map(\.usage).joined(separator: ", ") + ".",
+        discussion: "Sources:\n" + SourceSpec.Scheme.allCases.map { "  \($0.usage): \($0.summary)" }.joined(separator: "\n")
+            + "\nBuilt-in routes:\n" + SourceSpec.routes.map { "  \($0.name): \($0.summary)" }.joined(separator: "\n")))
     var source: String = "sim:city-drive"
 
     @Option(name: .long, help: "Replay speed-up for simulated and recorded sources (60 = one minute per second).")

@@ -19,6 +19,27 @@ import Testing
         ("fixed: 37.5 , -122.25 , 12.5", .fixed(latitude: 37.5, longitude: -122.25, horizontalAccuracy: 12.5)),
         ("fixed:-90,180,0", .fixed(latitude: -90, longitude: 180, horizontalAccuracy: 0)),
         ("fixed:+1e1,.5", .fixed(latitude: 10, longitude: 0.5, horizontalAccuracy: 5)),
+        ("nmea:/dev/ttyUSB0", .nmea(.path("/dev/ttyUSB0"))),
+        ("nmea:/dev/ttyUSB0?baud=9600", .nmea(.path("/dev/ttyUSB0"), .init(baud: 9600))),
+        ("NMEA: /dev/ttyACM0 ?BAUD=115200&checksum=Optional",
+         .nmea(.path("/dev/ttyACM0"), .init(baud: 115200, allowMissingChecksum: true))),
+        ("nmea:logs/drive.nmea", .nmea(.path("logs/drive.nmea"))),
+        ("nmea:~/drive.nmea?pace=max", .nmea(.path("~/drive.nmea"), .init(pace: .max))),
+        ("nmea:/tmp/a b.nmea?pace=recorded&checksum=required",
+         .nmea(.path("/tmp/a b.nmea"), .init(pace: .recorded, allowMissingChecksum: false))),
+        ("nmea:/tmp/odd:name@1.nmea", .nmea(.path("/tmp/odd:name@1.nmea"))),
+        ("nmea:-", .nmea(.standardInput)),
+        ("nmea:-?checksum=optional", .nmea(.standardInput, .init(allowMissingChecksum: true))),
+        ("nmea:tcp://192.168.1.20:10110", .nmea(.tcp(host: "192.168.1.20", port: 10110))),
+        ("nmea:TCP://gps.local:2000/", .nmea(.tcp(host: "gps.local", port: 2000))),
+        ("nmea:tcp://[fe80::1%eth0]:10110?checksum=optional",
+         .nmea(.tcp(host: "fe80::1%eth0", port: 10110), .init(allowMissingChecksum: true))),
+        ("gpsd", .gpsd(host: "127.0.0.1", port: 2947)),
+        (" GPSD ", .gpsd()),
+        ("gpsd://localhost", .gpsd(host: "localhost", port: 2947)),
+        ("gpsd://10.0.0.7:4000", .gpsd(host: "10.0.0.7", port: 4000)),
+        ("gpsd://[::1]:2947", .gpsd(host: "::1", port: 2947)),
+        ("gpsd://[2001:db8::7]", .gpsd(host: "2001:db8::7", port: 2947)),
     ]
 
     @Test(arguments: valid)
@@ -28,10 +49,13 @@ import Testing
         #expect(try SourceSpec(spec.description) == spec, "the canonical spelling parses back")
     }
 
+    static let schemes = ["sim", "gpx", "fixed", "nmea", "gpsd"]
+    static let bauds = "one of 1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600"
+
     static let invalid: [(String, SourceSpecError)] = [
-        ("city-drive", .missingScheme(spec: "city-drive", validSchemes: ["sim", "gpx", "fixed"])),
-        ("", .missingScheme(spec: "", validSchemes: ["sim", "gpx", "fixed"])),
-        ("nmea:/dev/ttyUSB0", .unknownScheme("nmea", validSchemes: ["sim", "gpx", "fixed"])),
+        ("city-drive", .missingScheme(spec: "city-drive", validSchemes: schemes)),
+        ("", .missingScheme(spec: "", validSchemes: schemes)),
+        ("serial:/dev/ttyUSB0", .unknownScheme("serial", validSchemes: schemes)),
         ("sim:", .missingValue(scheme: "sim", usage: "sim:NAME")),
         ("gpx:  ", .missingValue(scheme: "gpx", usage: "gpx:PATH[@SPEED]")),
         ("gpx:/tmp/route.gpx@0", .badSpeed(0)),
@@ -49,6 +73,36 @@ import Testing
         ("fixed:91,0", .coordinateOutOfRange(field: "latitude", value: 91)),
         ("fixed:0,-180.5", .coordinateOutOfRange(field: "longitude", value: -180.5)),
         ("fixed:1,2,-3", .negativeAccuracy(-3)),
+        ("nmea:", .missingValue(scheme: "nmea", usage: SourceSpec.Scheme.nmea.usage)),
+        ("nmea:?baud=9600", .missingValue(scheme: "nmea", usage: SourceSpec.Scheme.nmea.usage)),
+        ("nmea:/dev/ttyUSB0?speed=9600", .unknownOption(scheme: "nmea", option: "speed", validOptions: ["baud", "pace", "checksum"])),
+        ("nmea:/dev/ttyUSB0?9600", .unknownOption(scheme: "nmea", option: "9600", validOptions: ["baud", "pace", "checksum"])),
+        ("nmea:/dev/ttyUSB0?baud=9601", .badOption(option: "baud", value: "9601", expected: bauds)),
+        ("nmea:/dev/ttyUSB0?baud=", .badOption(option: "baud", value: "", expected: bauds)),
+        ("nmea:/dev/ttyUSB0?baud=-4800", .badOption(option: "baud", value: "-4800", expected: bauds)),
+        ("nmea:/dev/ttyUSB0?baud=4800&baud=9600", .duplicateOption("baud")),
+        ("nmea:/tmp/x.nmea?pace=fast", .badOption(option: "pace", value: "fast", expected: "recorded or max")),
+        ("nmea:/tmp/x.nmea?checksum=no", .badOption(option: "checksum", value: "no", expected: "optional or required")),
+        ("nmea:/dev/ttyUSB0?baud=9600&pace=max", .optionNotApplicable(option: "pace", target: "a serial device (baud= is given)")),
+        ("nmea:-?baud=9600", .optionNotApplicable(option: "baud", target: "standard input")),
+        ("nmea:tcp://h:1?pace=max", .optionNotApplicable(option: "pace", target: "a TCP stream")),
+        ("nmea:tcp://gps.local", .malformedAddress(spec: "nmea:tcp://gps.local", usage: "nmea:tcp://HOST:PORT")),
+        ("nmea:tcp://:10110", .malformedAddress(spec: "nmea:tcp://:10110", usage: "nmea:tcp://HOST:PORT")),
+        ("nmea:tcp://gps.local:0", .badPort("0")),
+        ("nmea:tcp://gps.local:65536", .badPort("65536")),
+        ("nmea:tcp://gps.local:http", .badPort("http")),
+        ("nmea:tcp://fe80::1:10110", .ipv6NeedsBrackets(spec: "nmea:tcp://fe80::1:10110")),
+        ("nmea:udp://h:1", .malformedAddress(spec: "nmea:udp://h:1", usage: SourceSpec.Scheme.nmea.usage)),
+        ("gpsd:", .missingValue(scheme: "gpsd", usage: "gpsd[://HOST[:PORT]]")),
+        ("gpsd:localhost", .malformedAddress(spec: "gpsd:localhost", usage: "gpsd[://HOST[:PORT]]")),
+        ("gpsd://", .malformedAddress(spec: "gpsd://", usage: "gpsd[://HOST[:PORT]]")),
+        ("gpsd://host:99999", .badPort("99999")),
+        ("gpsd://host:", .badPort("")),
+        ("gpsd://[::1", .malformedAddress(spec: "gpsd://[::1", usage: "gpsd[://HOST[:PORT]]")),
+        ("gpsd://[::1]2947", .malformedAddress(spec: "gpsd://[::1]2947", usage: "gpsd[://HOST[:PORT]]")),
+        ("gpsd://::1", .ipv6NeedsBrackets(spec: "gpsd://::1")),
+        ("gpsd://host?device=/dev/ttyUSB0", .unknownOption(scheme: "gpsd", option: "device", validOptions: [])),
+        ("gpsd://user@host", .malformedAddress(spec: "gpsd://user@host", usage: "gpsd[://HOST[:PORT]]")),
     ]
 
     @Test(arguments: invalid)
@@ -59,9 +113,14 @@ import Testing
     @Test func errorMessagesAreOneLineAndHelpful() {
         let messages = Self.invalid.map(\.1.description)
         #expect(messages.allSatisfy { !$0.isEmpty && !$0.contains("\n") })
-        #expect(SourceSpecError.unknownScheme("nmea", validSchemes: ["sim", "gpx", "fixed"]).description
-                == "unknown source scheme 'nmea'; expected one of sim:, gpx:, fixed:")
-        #expect(SourceSpecError.missingScheme(spec: "city-drive", validSchemes: ["sim", "gpx", "fixed"]).description
+        #expect(SourceSpecError.unknownScheme("serial", validSchemes: Self.schemes).description
+                == "unknown source scheme 'serial'; expected one of sim:, gpx:, fixed:, nmea:, gpsd:")
+        #expect(SourceSpecError.badOption(option: "baud", value: "9601", expected: Self.bauds).description
+                == "baud '9601' is not valid; expected \(Self.bauds)")
+        #expect(SourceSpecError.badPort("0").description == "port '0' is not a number from 1 to 65535")
+        #expect(SourceSpecError.unknownOption(scheme: "nmea", option: "speed", validOptions: ["baud", "pace", "checksum"])
+                .description == "unknown nmea: option 'speed'; expected baud, pace, checksum")
+        #expect(SourceSpecError.missingScheme(spec: "city-drive", validSchemes: Self.schemes).description
                 .hasSuffix("(did you mean sim:city-drive?)"))
         let unknownRoute = SourceSpecError.unknownRoute("moon-walk", validRoutes: BuiltInRoute.allCases.map(\.name)).description
         for route in BuiltInRoute.allCases { #expect(unknownRoute.contains(route.name)) }
@@ -80,6 +139,52 @@ import Testing
         let gpx = try SourceSpec("gpx:" + path).makeSource(speed: 2)
         #expect((gpx as? GPXReplaySource)?.speed == 2)
         #expect(gpx.descriptor.kind == .gpx && gpx.descriptor.name == "gpx:" + path)
+    }
+
+    @Test func makesReceiverSources() throws {
+        let gpsd = try #require(try SourceSpec("gpsd").makeSource() as? GPSDSource)
+        #expect(gpsd.descriptor == SourceDescriptor(name: "gpsd://127.0.0.1:2947", kind: .gpsd, typicalAccuracy: 5, powerCost: 100))
+        #expect(gpsd.host == "127.0.0.1" && gpsd.port == 2947)
+        let remote = try #require(try SourceSpec("gpsd://[::1]:4000").makeSource() as? GPSDSource)
+        #expect(remote.host == "::1" && remote.port == 4000 && remote.descriptor.name == "gpsd://[::1]:4000")
+
+        let log = fixturePath("drive.nmea")
+        let replay = try #require(try SourceSpec("nmea:" + log).makeSource(speed: 3) as? NMEASource)
+        #expect(replay.input == .file(path: log, pace: .recorded))
+        #expect(replay.descriptor == SourceDescriptor(name: "nmea:" + log, kind: .nmea, typicalAccuracy: 5, powerCost: 0))
+        let fast = try #require(try SourceSpec("nmea:\(log)?pace=max&checksum=optional").makeSource() as? NMEASource)
+        #expect(fast.input == .file(path: log, pace: .max) && fast.allowMissingChecksum)
+
+        let device = try #require(try SourceSpec("nmea:/dev/null").makeSource() as? NMEASource)
+        #expect(device.input == .device(path: "/dev/null", baud: 4800) && device.descriptor.powerCost == 100)
+        let unplugged = try #require(try SourceSpec("nmea:/dev/ttyUSB97?baud=9600").makeSource() as? NMEASource)
+        #expect(unplugged.input == .device(path: "/dev/ttyUSB97", baud: 9600), "a receiver not plugged in yet")
+        let tcp = try #require(try SourceSpec("nmea:tcp://[::1]:10110").makeSource() as? NMEASource)
+        #expect(tcp.input == .tcp(host: "::1", port: 10110) && tcp.descriptor.name == "nmea:tcp://[::1]:10110")
+        let stdin = try #require(try SourceSpec("nmea:-").makeSource() as? NMEASource)
+        #expect(stdin.input == .standardInput)
+    }
+
+    static let unusable: [(String, SourceSpecError)] = [
+        ("nmea:/nonexistent/drive.nmea", .unusablePath("/nonexistent/drive.nmea", reason: "No such file or directory")),
+        ("nmea:/tmp", .unusablePath("/tmp", reason: "not a file or a device")),
+        ("nmea:/dev/null?pace=max", .optionNotApplicable(option: "pace", target: "a device")),
+        ("nmea:/dev/ttyUSB97?pace=max", .optionNotApplicable(option: "pace", target: "a serial device")),
+    ]
+
+    @Test(arguments: unusable)
+    func refusesUnusableReceiverPaths(_ text: String, _ expected: SourceSpecError) throws {
+        let spec = try SourceSpec(text)
+        let error = try #require(throws: SourceSpecError.self) { try spec.makeSource() }
+        #expect(error == expected)
+        #expect(!error.description.contains("\n"))
+    }
+
+    @Test func baudOnARecordedLogIsRefused() throws {
+        let spec = try SourceSpec("nmea:\(fixturePath("drive.nmea"))?baud=9600")
+        #expect(throws: SourceSpecError.optionNotApplicable(option: "baud", target: "a recorded log (a regular file)")) {
+            try spec.makeSource()
+        }
     }
 
     @Test func madeSourcesRun() throws {
@@ -108,7 +213,7 @@ import Testing
     }
 
     @Test func helpListsSchemesAndRoutes() {
-        #expect(SourceSpec.Scheme.allCases.map(\.rawValue) == ["sim", "gpx", "fixed"])
+        #expect(SourceSpec.Scheme.allCases.map(\.rawValue) == Self.schemes)
         #expect(SourceSpec.Scheme.allCases.allSatisfy { !$0.usage.isEmpty && !$0.summary.contains("\n") })
         #expect(SourceSpec.routes.map(\.name) == BuiltInRoute.allCases.map(\.name))
         #expect(SourceSpec.routes.allSatisfy { !$0.summary.isEmpty && !$0.summary.contains("\n") })

@@ -1,0 +1,212 @@
+import Foundation
+
+// Parsing and making the real-receiver specs: `nmea:…` and `gpsd[://HOST[:PORT]]`.
+
+extension SourceSpec {
+    /// Where an `nmea:` spec reads from.
+    public enum NMEAEndpoint: Sendable, Equatable {
+        /// A path: a recorded log (a regular file) is replayed; a character device (serial port,
+        /// pseudo-terminal) or a named pipe is read live. Decided when the source is made.
+        case path(String)
+        case tcp(host: String, port: Int)
+        /// `-`
+        case standardInput
+    }
+
+    /// The `?key=value&…` options of an `nmea:` spec; nil means not given.
+    public struct NMEAOptions: Sendable, Equatable {
+        /// `baud=N`, serial devices only (default `SerialPort.defaultBaudRate`, 4800).
+        public var baud: Int?
+        /// `pace=recorded|max`, recorded logs only (default recorded).
+        public var pace: NMEAReplayPace?
+        /// `checksum=optional` (true) or `checksum=required` (false, the default).
+        public var allowMissingChecksum: Bool?
+
+        public init(baud: Int? = nil, pace: NMEAReplayPace? = nil, allowMissingChecksum: Bool? = nil) {
+            self.baud = baud
+            self.pace = pace
+            self.allowMissingChecksum = allowMissingChecksum
+        }
+    }
+
+    static let nmeaOptionNames = ["baud", "pace", "checksum"]
+
+    /// `PATH`, `tcp://HOST:PORT` or `-`, then optional `?key=value&…`. Everything after the first `?`
+    /// is options, so a path cannot contain `?`.
+    static func parseNMEA(_ value: String, spec: String) throws(SourceSpecError) -> SourceSpec {
+        let base: Substring
+        var options = NMEAOptions()
+        if let question = value.firstIndex(of: "?") {
+            base = value[..<question]
+            options = try parseNMEAOptions(value[value.index(after: question)...])
+        } else {
+            base = Substring(value)
+        }
+        let target = base.trimmingCharacters(in: .whitespaces)
+        guard !target.isEmpty else { throw .missingValue(scheme: "nmea", usage: Scheme.nmea.usage) }
+        let endpoint: NMEAEndpoint
+        if target == "-" {
+            endpoint = .standardInput
+        } else if target.lowercased().hasPrefix("tcp://") {
+            let address = try parseAddress(String(target.dropFirst(6)), defaultPort: nil, spec: spec,
+                                           usage: "nmea:tcp://HOST:PORT")
+            endpoint = .tcp(host: address.host, port: address.port)
+        } else if target.contains("://") {
+            throw .malformedAddress(spec: spec, usage: Scheme.nmea.usage)
+        } else {
+            endpoint = .path(target)
+        }
+        switch endpoint {
+        case .path:
+            if options.baud != nil && options.pace != nil {
+                throw .optionNotApplicable(option: "pace", target: "a serial device (baud= is given)")
+            }
+        case .tcp, .standardInput:
+            let target = endpoint == .standardInput ? "standard input" : "a TCP stream"
+            if options.baud != nil { throw .optionNotApplicable(option: "baud", target: target) }
+            if options.pace != nil { throw .optionNotApplicable(option: "pace", target: target) }
+        }
+        return .nmea(endpoint, options)
+    }
+
+    private static func parseNMEAOptions(_ query: Substring) throws(SourceSpecError) -> NMEAOptions {
+        var options = NMEAOptions()
+        var seen: Set<String> = []
+        for item in query.split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let key = parts[0].trimmingCharacters(in: .whitespaces).lowercased()
+            let value = parts.count == 2 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
+            guard nmeaOptionNames.contains(key) else {
+                throw .unknownOption(scheme: "nmea", option: String(parts[0]), validOptions: nmeaOptionNames)
+            }
+            guard seen.insert(key).inserted else { throw .duplicateOption(key) }
+            switch key {
+            case "baud":
+                guard value.allSatisfy(\.isASCII), let baud = Int(value), SerialPort.speed(forBaud: baud) != nil else {
+                    throw .badOption(option: "baud", value: value,
+                                     expected: "one of " + SerialPort.supportedBaudRates.map(String.init).joined(separator: ", "))
+                }
+                options.baud = baud
+            case "pace":
+                guard let pace = NMEAReplayPace(rawValue: value.lowercased()) else {
+                    throw .badOption(option: "pace", value: value, expected: "recorded or max")
+                }
+                options.pace = pace
+            default:
+                switch value.lowercased() {
+                case "optional": options.allowMissingChecksum = true
+                case "required": options.allowMissingChecksum = false
+                default: throw .badOption(option: "checksum", value: value, expected: "optional or required")
+                }
+            }
+        }
+        return options
+    }
+
+    /// The value of a `gpsd:` spec: empty-after-`//` is not allowed; `//HOST[:PORT]`.
+    static func parseGPSD(_ value: String, spec: String) throws(SourceSpecError) -> SourceSpec {
+        guard value.hasPrefix("//") else { throw .malformedAddress(spec: spec, usage: Scheme.gpsd.usage) }
+        let rest = value.dropFirst(2)
+        if let question = rest.firstIndex(of: "?") {
+            let option = rest[rest.index(after: question)...].split(separator: "=").first.map(String.init) ?? ""
+            throw .unknownOption(scheme: "gpsd", option: option, validOptions: [])
+        }
+        let address = try parseAddress(String(rest), defaultPort: GPSDSource.defaultPort, spec: spec,
+                                       usage: Scheme.gpsd.usage)
+        return .gpsd(host: address.host, port: address.port)
+    }
+
+    /// `HOST:PORT`, `[IPV6]:PORT`, and without the port when there is a default. A trailing `/` is
+    /// tolerated.
+    static func parseAddress(_ text: String, defaultPort: Int?, spec: String,
+                             usage: String) throws(SourceSpecError) -> (host: String, port: Int) {
+        var text = Substring(text.trimmingCharacters(in: .whitespaces))
+        if text.hasSuffix("/") { text = text.dropLast() }
+        var host: Substring
+        var portText: Substring?
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]") else { throw .malformedAddress(spec: spec, usage: usage) }
+            host = text[text.index(after: text.startIndex)..<close]
+            let after = text[text.index(after: close)...]
+            if !after.isEmpty {
+                guard after.hasPrefix(":") else { throw .malformedAddress(spec: spec, usage: usage) }
+                portText = after.dropFirst()
+            }
+            guard host.contains(":") else { throw .malformedAddress(spec: spec, usage: usage) }
+        } else {
+            let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count <= 2 else { throw .ipv6NeedsBrackets(spec: spec) }
+            host = parts[0]
+            portText = parts.count == 2 ? parts[1] : nil
+        }
+        let forbidden = CharacterSet.whitespaces.union(CharacterSet(charactersIn: "/?#@[]"))
+        guard !host.isEmpty, host.rangeOfCharacter(from: forbidden) == nil else {
+            throw .malformedAddress(spec: spec, usage: usage)
+        }
+        guard let portText else {
+            guard let defaultPort else { throw .malformedAddress(spec: spec, usage: usage) }
+            return (String(host), defaultPort)
+        }
+        guard !portText.isEmpty, portText.count <= 5, portText.allSatisfy({ $0.isASCII && $0.isNumber }),
+              let port = Int(portText), (1...65535).contains(port) else {
+            throw .badPort(String(portText))
+        }
+        return (String(host), port)
+    }
+
+    static func nmeaDescription(_ endpoint: NMEAEndpoint, _ options: NMEAOptions) -> String {
+        var text = "nmea:"
+        switch endpoint {
+        case .path(let path): text += path
+        case .tcp(let host, let port): text += "tcp://" + TCPOpener.hostPort(host, port)
+        case .standardInput: text += "-"
+        }
+        var query: [String] = []
+        if let baud = options.baud { query.append("baud=\(baud)") }
+        if let pace = options.pace { query.append("pace=\(pace.rawValue)") }
+        if let allow = options.allowMissingChecksum { query.append("checksum=\(allow ? "optional" : "required")") }
+        return query.isEmpty ? text : text + "?" + query.joined(separator: "&")
+    }
+
+    /// The NMEA source for a spec: a path is looked at now (see `NMEAEndpoint.path`).
+    func makeNMEASource(_ endpoint: NMEAEndpoint, _ options: NMEAOptions, speed: Double) throws -> any LocationSource {
+        let allow = options.allowMissingChecksum ?? false
+        switch endpoint {
+        case .standardInput:
+            return NMEASource(input: .standardInput, name: description, allowMissingChecksum: allow)
+        case .tcp(let host, let port):
+            return NMEASource(input: .tcp(host: host, port: port), name: description, allowMissingChecksum: allow)
+        case .path(let given):
+            let path = NSString(string: given).expandingTildeInPath
+            let input = try Self.classify(path: path, options: options)
+            return NMEASource(input: input, name: description, allowMissingChecksum: allow, speed: speed)
+        }
+    }
+
+    /// A regular file is a recorded log; a character device or a named pipe is a receiver; a missing
+    /// path under `/dev` is a receiver not plugged in yet (the source retries until it appears).
+    static func classify(path: String, options: NMEAOptions) throws(SourceSpecError) -> NMEAInput {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            let code = errno
+            if code == ENOENT && path.hasPrefix("/dev/") {
+                if options.pace != nil { throw .optionNotApplicable(option: "pace", target: "a serial device") }
+                return .device(path: path, baud: options.baud ?? SerialPort.defaultBaudRate)
+            }
+            throw .unusablePath(path, reason: errorText(code))
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG:
+            if options.baud != nil { throw .optionNotApplicable(option: "baud", target: "a recorded log (a regular file)") }
+            let fd = systemOpen(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw .unusablePath(path, reason: errorText(errno)) }
+            systemClose(fd)
+            return .file(path: path, pace: options.pace ?? .recorded)
+        case S_IFCHR, S_IFIFO:
+            if options.pace != nil { throw .optionNotApplicable(option: "pace", target: "a device") }
+            return .device(path: path, baud: options.baud ?? SerialPort.defaultBaudRate)
+        default:
+            throw .unusablePath(path, reason: "not a file or a device")
+        }
+    }
+}

@@ -1,0 +1,170 @@
+import CoreLocation
+import Foundation
+import LocationCore
+import LocationEngine
+import LocationPolicy
+import LocationService
+import LocationSources
+import Testing
+
+/// The acceptance of real receivers: `CLLocationManager` on a real-time engine whose source is
+/// `GPSDSource`, against a real gpsd fed an NMEA log by gpsfake. CI installs gpsd and gpsd-clients,
+/// so these always run there; elsewhere they are skipped, saying so.
+@Suite(.serialized, .timeLimit(.minutes(2)))
+struct GPSDIntegrationTests {
+    static let skipMessage: Comment = "SKIPPED: gpsfake/gpsd not installed (apt-get install gpsd gpsd-clients)"
+
+    /// The fixture shared with LocationSourcesTests.
+    static let log = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("LocationSourcesTests/Fixtures/drive.nmea").path
+
+    /// Seconds per sentence: the 375-sentence log takes about 4 s.
+    static let cycle = 0.01
+
+    /// The log's positions, read by the test itself: (time of day, latitude, longitude) of every GGA
+    /// with a fix.
+    static func logPositions(_ text: String) -> [(time: String, latitude: Double, longitude: Double)] {
+        text.split(whereSeparator: \.isNewline).compactMap { line in
+            let fields = line.split(separator: "*")[0].split(separator: ",", omittingEmptySubsequences: false)
+            guard fields.count > 6, fields[0] == "$GPGGA", fields[6] != "0",
+                  let lat = Double(fields[2]), let lon = Double(fields[4]) else { return nil }
+            func degrees(_ value: Double) -> Double { (value / 100).rounded(.down) + value.truncatingRemainder(dividingBy: 100) / 60 }
+            return (String(fields[1]), degrees(lat) * (fields[3] == "S" ? -1 : 1), degrees(lon) * (fields[5] == "W" ? -1 : 1))
+        }
+    }
+
+    /// An authorized app whose manager runs on its own thread, on a real-time engine with `source`.
+    static func makeApp(source: any LocationSource) -> ManagerThread {
+        let app = AppIdentity(id: "com.example.gpsd", displayName: "GPSD", executablePath: "/x")
+        let store = MemoryAuthorizationStore(AuthorizationDatabase(apps: [
+            app.id: AppRecord(status: .authorizedWhenInUse, displayName: "GPSD", executablePath: "/x", updated: Date()),
+        ]))
+        let engine = LocationEngine(loop: RealtimeLoop(label: "test.gpsd.engine"), sources: [source])
+        let service = LocationService(engine: engine, store: store, prompter: nil, isAlive: { _ in true })
+        let system = LocationSystem(provider: service, app: app, info: AppInfo(whenInUseUsageDescription: "x"),
+                                    process: ProcessStamp(pid: 1, startTime: 1))
+        return ManagerThread(system: system) { manager in
+            manager.pausesLocationUpdatesAutomatically = false
+        }
+    }
+
+    /// Lets gpsfake feed once gpsd has its device open for the source's watch, and ready.
+    static func releaseWhenWatched(_ fake: GPSFake) async throws {
+        try #require(await waitFor(timeout: 10) { fake.deviceIsOpen }, "gpsd opens the device for the watch; \(fake.errors)")
+        try #require(fake.waitUntilReady(), "gpsd answers a watch; \(fake.errors)")
+        fake.release()
+    }
+
+    /// For each delivered location in turn, the index of the next log epoch at that position (the log
+    /// repeats positions while the car stands still); nil when no later epoch has it (not in the log,
+    /// or out of order).
+    static func match(_ locations: [ConcurrentRecordingDelegate.Location],
+                      _ expected: [(time: String, latitude: Double, longitude: Double)]) -> [Int?] {
+        var next = 0
+        return locations.map { location in
+            guard let index = expected[next...].firstIndex(where: {
+                abs($0.latitude - location.latitude) < 1e-7 && abs($0.longitude - location.longitude) < 1e-7
+            }) else { return nil }
+            next = index + 1
+            return index
+        }
+    }
+
+    @Test(.enabled(if: GPSFake.isAvailable, skipMessage))
+    func deliversTheLogsPositionsInOrderAndReleasesTheWatchOnStop() async throws {
+        let expected = Self.logPositions(try String(contentsOfFile: Self.log, encoding: .utf8))
+        #expect(expected.count == 100)
+        let port = try freeLoopbackPort()
+        let fake = try GPSFake(log: Self.log, port: port, cycle: Self.cycle)
+        defer { fake.kill() }
+        try #require(fake.waitUntilListening(), "gpsd did not come up: \(fake.errors)")
+
+        let app = Self.makeApp(source: GPSDSource(host: "127.0.0.1", port: port))
+        defer { app.finish() }
+        #expect(await waitFor(timeout: 5) { !app.delegate.authorizations.isEmpty })
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(fake.clientConnections == 0, "no connection to gpsd while no app wants locations")
+
+        let started = Date()
+        app.send(.startUpdating)
+        try await Self.releaseWhenWatched(fake)
+        let last = try #require(expected.last)
+        let complete = await waitFor(timeout: 60) {
+            app.delegate.locations.contains { abs($0.latitude - last.latitude) < 1e-7 && abs($0.longitude - last.longitude) < 1e-7 }
+        }
+        let locations = app.delegate.locations
+        let seconds = Date().timeIntervalSince(started)
+        #expect(complete, "the log's last position arrived (\(locations.count) locations in \(seconds) s)")
+
+        let indices = Self.match(locations, expected)
+        #expect(indices.allSatisfy { $0 != nil }, "every location is the log's next one: \(indices)")
+        let found = indices.compactMap { $0 }
+        #expect(found.count >= 95, "nearly every epoch: \(found.count) of \(expected.count)")
+        #expect(zip(locations, locations.dropFirst()).allSatisfy { $0.timestamp < $1.timestamp })
+        #expect(locations.first?.timestamp.timeIntervalSince1970 ?? 0 >= 1_749_895_205, "the receiver's own UTC times")
+        // The log starts without a fix: locationUnknown then, and only then.
+        let failures = app.delegate.failures
+        #expect(failures.allSatisfy { $0.1 == .locationUnknown && $0.0 <= locations[0].received }, "\(failures)")
+
+        // Stopping releases the watch: gpsd sees our socket closed and closes its end.
+        #expect(fake.clientConnections >= 1)
+        let stopped = Date()
+        app.send(.stopUpdating)
+        #expect(blockingWaitFor(timeout: 5) { fake.clientConnections == 0 })
+        let released = Date().timeIntervalSince(stopped)
+        #expect(released < 1, "gpsd dropped the client \(released) s after stopUpdatingLocation()")
+    }
+
+    @Test(.enabled(if: GPSFake.isAvailable, skipMessage))
+    func survivesGpsdDyingAndResumesWithinSecondsOfItsReturn() async throws {
+        // The log in two halves: the daemon dies after the first; a new one carries on with the second.
+        let text = try String(contentsOfFile: Self.log, encoding: .utf8)
+        let lines = text.split(whereSeparator: \.isNewline).map { String($0) + "\r\n" }
+        let epochStarts = lines.indices.filter { lines[$0].hasPrefix("$GPRMC") }
+        let split = epochStarts[55]
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gpsd-restart-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = directory.appendingPathComponent("first.nmea").path
+        let second = directory.appendingPathComponent("second.nmea").path
+        try lines[..<split].joined().write(toFile: first, atomically: true, encoding: .utf8)
+        try lines[split...].joined().write(toFile: second, atomically: true, encoding: .utf8)
+        let secondPositions = Self.logPositions(lines[split...].joined())
+
+        let port = try freeLoopbackPort()
+        var fake = try GPSFake(log: first, port: port, cycle: Self.cycle)
+        defer { fake.kill() }
+        try #require(fake.waitUntilListening(), "gpsd did not come up: \(fake.errors)")
+        let app = Self.makeApp(source: GPSDSource(host: "127.0.0.1", port: port))
+        defer { app.finish() }
+        app.send(.startUpdating)
+        try await Self.releaseWhenWatched(fake)
+        #expect(await waitFor(timeout: 30) { app.delegate.locations.count >= 20 }, "\(app.delegate.locations.count) locations")
+
+        // gpsd dies.
+        fake.crashDaemon()
+        let died = Date()
+        #expect(await waitFor(timeout: 10) { app.delegate.failures.contains { $0.0 >= died } },
+                "the app hears an error while gpsd is gone")
+        let failure = try #require(app.delegate.failures.first { $0.0 >= died })
+        #expect(failure.1 == .locationUnknown, "transient: locationUnknown")
+        #expect(failure.0.timeIntervalSince(died) < 2, "at once, not after a timeout")
+        fake.kill()
+        try await Task.sleep(for: .milliseconds(1500)) // down for a while: a few reconnections fail
+        let before = app.delegate.locations.count
+
+        // gpsd is back.
+        fake = try GPSFake(log: second, port: port, cycle: Self.cycle)
+        try #require(fake.waitUntilListening(), "gpsd did not come back: \(fake.errors)")
+        let back = Date()
+        try await Self.releaseWhenWatched(fake)
+        #expect(await waitFor(timeout: 10) { app.delegate.locations.count > before }, "updates resume")
+        let resumed = try #require(app.delegate.locations.dropFirst(before).first)
+        let delay = resumed.received.timeIntervalSince(back)
+        #expect(delay < 5, "resumed \(delay) s after gpsd was back")
+        #expect(Self.match([resumed], secondPositions).first! != nil, "from the new daemon's log")
+        #expect(app.delegate.failures.allSatisfy { $0.1 == .locationUnknown }, "only transient errors")
+        app.send(.stopUpdating)
+        #expect(await waitFor(timeout: 5) { fake.clientConnections == 0 })
+    }
+}

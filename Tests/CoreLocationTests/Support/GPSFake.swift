@@ -1,0 +1,225 @@
+import Foundation
+import LocationCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real gpsd fed an NMEA log by `gpsfake` (Debian: `gpsd`, `gpsd-clients`), listening on a port of
+/// its own, for integration tests.
+///
+/// gpsd runs as gpsfake's child. `kill()` asks gpsfake to end (SIGTERM: it stops gpsd and reaps it),
+/// then kills whatever is left (gpsfake's process group, which Foundation's `Process` makes its own,
+/// and gpsd by pid); `deinit` kills too, so no test path leaves a daemon behind. gpsfake's control
+/// socket goes into a private temporary directory (`TMPDIR`), removed at the end.
+///
+/// gpsfake normally starts feeding the log as soon as gpsd is up, before any client watches, and
+/// gpsd drops what arrives while no client has its device open or while it is still probing it
+/// (gpsfake's own pipe mode sleeps 1.4 s for this). Here gpsfake runs single-stepping (`-i`, one line
+/// of its standard input per sentence): `release()` hands it all the lines at once, and
+/// `waitUntilReady()` waits for gpsd to answer a watch of the test's own, which it does only once the
+/// device is open and probed. A test then sees the whole log, at `-c` seconds per sentence.
+final class GPSFake: @unchecked Sendable {
+    static let gpsfake = findExecutable("gpsfake", in: ["/usr/bin", "/usr/local/bin"])
+    static let gpsd = findExecutable("gpsd", in: ["/usr/sbin", "/usr/local/sbin", "/usr/bin"])
+    /// gpsfake is a Python program importing `gps.fake` (Debian `python3-gps`).
+    static var isAvailable: Bool {
+        gpsfake != nil && gpsd != nil && FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
+    }
+
+    let port: Int
+    let log: String
+    private let process = Process()
+    private let input = Pipe()
+    private let directory: URL
+    private let sentences: Int
+    private var killed = false
+
+    /// Starts gpsd under gpsfake on `port`, replaying `log` once at `cycle` seconds per sentence.
+    init(log: String, port: Int, cycle: Double) throws {
+        guard let gpsfake = Self.gpsfake, let gpsd = Self.gpsd else { throw GPSFakeError("gpsfake or gpsd not installed") }
+        self.port = port
+        self.log = log
+        sentences = try String(contentsOfFile: log, encoding: .utf8).split(whereSeparator: \.isNewline).count
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("gpsfake-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        process.executableURL = URL(fileURLWithPath: gpsfake)
+        process.arguments = ["-P", String(port), "-1", "-i", "-q", "-c", String(cycle), "-W", "120", log]
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = directory.path
+        // gpsfake looks for gpsd on the PATH (and adds /usr/sbin itself, but say where it is).
+        environment["PATH"] = (gpsd as NSString).deletingLastPathComponent + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        process.environment = environment
+        process.standardInput = input
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        process.standardError = try FileHandle(forWritingTo: createFile("gpsfake.err"))
+        try process.run()
+    }
+
+    private func createFile(_ name: String) throws -> URL {
+        let url = directory.appendingPathComponent(name)
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
+        return url
+    }
+
+    /// What gpsfake and gpsd wrote to standard error (for failure messages).
+    var errors: String {
+        (try? String(contentsOf: directory.appendingPathComponent("gpsfake.err"), encoding: .utf8)) ?? ""
+    }
+
+    /// Waits until gpsd accepts connections; false on timeout or when gpsfake died.
+    func waitUntilListening(timeout: Double = 15) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline, process.isRunning {
+            if canConnect(port: port) { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return false
+    }
+
+    /// gpsd's process id (gpsfake's child).
+    var gpsdPID: Int32? {
+        let parent = process.processIdentifier
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return nil }
+        for entry in entries {
+            guard let pid = Int32(entry),
+                  let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { continue }
+            let name = stat[stat.index(after: stat.firstIndex(of: "(")!)..<close]
+            let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
+            if name == "gpsd", fields.count > 1, Int32(fields[1]) == parent { return pid }
+        }
+        return nil
+    }
+
+    /// True once gpsd has the fake receiver (a pseudo-terminal) open: some client is watching.
+    var deviceIsOpen: Bool {
+        guard let pid = gpsdPID,
+              let fds = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd") else { return false }
+        return fds.contains { fd in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)"))?.hasPrefix("/dev/pts/") == true
+        }
+    }
+
+    /// Waits until gpsd has opened and probed its device: a watch of the test's own is answered only
+    /// then (gpsd is single-threaded). The probe connection is closed before returning.
+    func waitUntilReady(timeout: Double = 15) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+        guard connected else { return false }
+        let watch = Array(#"?WATCH={"enable":true,"json":true};"#.utf8) + [10]
+        guard watch.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == watch.count else { return false }
+        var received = ""
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 100) >= 0 else { return false }
+            guard poller.revents != 0 else { continue }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { return false }
+            received += String(decoding: buffer[..<count], as: UTF8.self)
+            if received.contains(#""class":"WATCH""#) { return true }
+        }
+        return false
+    }
+
+    /// Lets gpsfake feed the whole log.
+    func release() {
+        input.fileHandleForWriting.write(Data(String(repeating: "\n", count: sentences + 10).utf8))
+    }
+
+    /// gpsd's TCP connections with clients, as the kernel sees gpsd's end: ESTABLISHED, or CLOSE_WAIT
+    /// (the client closed and gpsd has not closed its end yet). Zero means gpsd dropped every client.
+    var clientConnections: Int { serverSideConnections(port: port) }
+
+    /// Kills gpsd alone, as a crash would (gpsfake then notices and exits).
+    func crashDaemon() {
+        if let pid = gpsdPID { _ = Glibc.kill(pid, SIGKILL) }
+    }
+
+    /// Ends gpsfake and gpsd: SIGTERM to gpsfake (which stops and reaps gpsd), SIGKILL to what is left
+    /// after 2 s.
+    func kill() {
+        guard !killed else { return }
+        killed = true
+        let pid = process.processIdentifier
+        let daemon = gpsdPID
+        if process.isRunning {
+            _ = Glibc.kill(pid, SIGTERM)
+            let deadline = Date().addingTimeInterval(2)
+            while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        }
+        if process.isRunning {
+            if getpgid(pid) == pid { _ = Glibc.kill(-pid, SIGKILL) }
+            _ = Glibc.kill(pid, SIGKILL)
+        }
+        // gpsd outlived gpsfake (it was killed): end it, if that pid is still our gpsd.
+        if let daemon, (try? String(contentsOfFile: "/proc/\(daemon)/comm", encoding: .utf8))?.hasPrefix("gpsd") == true {
+            _ = Glibc.kill(daemon, SIGKILL)
+        }
+        process.waitUntilExit()
+        try? input.fileHandleForWriting.close()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    deinit { kill() }
+}
+
+struct GPSFakeError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+func findExecutable(_ name: String, in directories: [String]) -> String? {
+    let path = ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").map(String.init) ?? []
+    return (path + directories).map { $0 + "/" + name }.first { FileManager.default.isExecutableFile(atPath: $0) }
+}
+
+/// A TCP port on 127.0.0.1 that was free a moment ago.
+func freeLoopbackPort() throws -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let ok = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+    }
+    guard ok else { throw GPSFakeError("no free port") }
+    return Int(UInt16(bigEndian: address.sin_port))
+}
+
+func canConnect(port: Int) -> Bool {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    return withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+    }
+}
+
+/// Server-side TCP connections on `port` (ESTABLISHED or CLOSE_WAIT), from /proc/net/tcp and tcp6.
+func serverSideConnections(port: Int) -> Int {
+    let hexPort = String(format: ":%04X", port)
+    var count = 0
+    for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+        guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
+        for line in text.split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: " ")
+            guard fields.count > 3, fields[1].hasSuffix(hexPort) else { continue }
+            if fields[3] == "01" || fields[3] == "08" { count += 1 }
+        }
+    }
+    return count
+}

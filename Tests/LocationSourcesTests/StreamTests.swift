@@ -1,0 +1,241 @@
+import Dispatch
+import Foundation
+import LocationCore
+import Testing
+@testable import LocationSources
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite struct BackoffTests {
+    @Test func doublesUpToTheMaximumAndResets() {
+        var backoff = Backoff(initial: 0.5, maximum: 10)
+        #expect((0..<7).map { _ in backoff.nextDelay() } == [0.5, 1, 2, 4, 8, 10, 10])
+        backoff.reset()
+        #expect(backoff.nextDelay() == 0.5)
+    }
+}
+
+@Suite struct LineSplitterTests {
+    @Test func splitsAcrossChunksAndDropsOverlongLines() {
+        var splitter = LineSplitter(maximumLength: 10)
+        var lines: [String] = []
+        let collect: ([UInt8]) -> Void = { lines.append(String(decoding: $0, as: UTF8.self)) }
+        splitter.feed(Array("ab".utf8), onLine: collect)
+        splitter.feed(Array("c\r\nde\n\nf".utf8), onLine: collect)
+        #expect(lines == ["abc", "de", ""])
+        splitter.feed(Array("ghijklmnopqrstuvwxyz".utf8), onLine: collect)
+        splitter.feed(Array("more\nok\n".utf8), onLine: collect)
+        #expect(lines == ["abc", "de", "", "ok"], "the overlong line is dropped whole")
+        #expect(splitter.overlongLines == 1)
+        splitter.feed(Array("partial".utf8), onLine: collect)
+        splitter.reset()
+        splitter.feed(Array("new\n".utf8), onLine: collect)
+        #expect(lines.last == "new")
+    }
+}
+
+@Suite struct SilenceWatchdogTests {
+    @Test func firesAfterEachTimeoutOfSilence() {
+        let loop = VirtualLoop()
+        let fired = Locked<[Date]>([])
+        let watchdog = SilenceWatchdog(timeout: 5)
+        let start = loop.now
+        loop.execute { watchdog.arm(on: loop) { fired.withLock { $0.append(loop.now) } } }
+        loop.advance(by: 3)
+        watchdog.activity(at: loop.now)
+        loop.advance(by: 4.9)
+        #expect(fired.withLock { $0.isEmpty }, "activity at 3 s moved the deadline to 8 s")
+        loop.advance(by: 10)
+        #expect(fired.withLock { $0 } == [start.addingTimeInterval(8), start.addingTimeInterval(13)])
+        watchdog.disarm()
+        loop.advance(by: 20)
+        #expect(fired.withLock { $0.count } == 2)
+        #expect(loop.pendingCount == 0)
+    }
+}
+
+/// An opener scripted by the test: fails, or hands out one end of a socket pair.
+final class ScriptedOpener: StreamOpener, @unchecked Sendable {
+    enum Outcome { case fail(String), socketPair, blockUntilCancelled }
+
+    private let script = Locked<[Outcome]>([])
+    private let peers = Locked<[Int32]>([])
+    let attempts = Locked(0)
+
+    var label: String { "scripted" }
+    var reopensAfterEnd: Bool { true }
+
+    func then(_ outcomes: Outcome...) { script.withLock { $0 += outcomes } }
+
+    /// The test's end of the socket pair handed out last.
+    var peer: Int32? { peers.withLock { $0.last } }
+
+    func open(_ cancellation: OpenCancellation) throws(StreamError) -> OpenedDescriptor {
+        attempts.withLock { $0 += 1 }
+        let outcome = script.withLock { $0.isEmpty ? .fail("script empty") : $0.removeFirst() }
+        switch outcome {
+        case .fail(let why):
+            throw StreamError(why)
+        case .socketPair:
+            var fds: [Int32] = [0, 0]
+            guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0 else { throw StreamError("socketpair") }
+            _ = makeNonBlocking(fds[0])
+            peers.withLock { $0.append(fds[1]) }
+            return OpenedDescriptor(fd: fds[0], isSocket: true, isNonBlocking: true)
+        case .blockUntilCancelled:
+            while !cancellation.isCancelled { usleep(1000) }
+            throw StreamError("cancelled")
+        }
+    }
+}
+
+/// `ReconnectingStream`: the retry schedule in virtual time (opening happens on a private queue, so
+/// the test waits for each attempt's outcome to reach the loop before moving time on).
+@Suite struct ReconnectingStreamTests {
+    final class Events: Sendable {
+        let list = Locked<[(Date, ReconnectingStream.Event)]>([])
+        var all: [ReconnectingStream.Event] { list.withLock { $0.map(\.1) } }
+        var delays: [Double] {
+            all.compactMap { if case .disconnected(_, let delay) = $0 { delay } else { nil } }
+        }
+    }
+
+    /// Runs the loop's due work until `condition` holds (real time passes, virtual time does not).
+    func settle(_ loop: VirtualLoop, timeout: Double = 5, until condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            loop.run()
+            if condition() { return true }
+            usleep(1000)
+        }
+        return false
+    }
+
+    @Test func retriesWithBackoffAndResetsAfterData() throws {
+        let loop = VirtualLoop()
+        let opener = ScriptedOpener()
+        opener.then(.fail("refused"), .fail("refused"), .fail("refused"), .fail("refused"), .socketPair, .fail("refused"))
+        let stream = ReconnectingStream(opener: opener, backoff: Backoff(initial: 0.5, maximum: 2))
+        let events = Events()
+        loop.execute { stream.start(on: loop) { event in events.list.withLock { $0.append((loop.now, event)) } } }
+
+        for (index, delay) in [0.5, 1, 2, 2].enumerated() {
+            #expect(settle(loop) { events.delays.count == index + 1 })
+            #expect(events.delays.last == delay)
+            loop.advance(by: delay - 0.01)
+            #expect(opener.attempts.withLock { $0 } == index + 1, "no attempt before the delay is over")
+            loop.advance(by: 0.01)
+        }
+        #expect(settle(loop) { events.all.last == .connected })
+        let peer = try #require(opener.peer)
+        _ = Array("$GP".utf8).withUnsafeBytes { write(peer, $0.baseAddress, $0.count) }
+        #expect(settle(loop) { events.all.last == .bytes(Array("$GP".utf8)) })
+        close(peer)
+        #expect(settle(loop) { events.delays.count == 5 })
+        #expect(events.delays.last == 0.5, "data arrived: the backoff starts over")
+
+        loop.execute { stream.stop() }
+        loop.run()
+        #expect(loop.pendingCount == 0, "stop cancels the pending retry")
+        let count = events.all.count
+        loop.advance(by: 10)
+        usleep(50_000)
+        loop.run()
+        #expect(events.all.count == count, "nothing after stop")
+    }
+
+    @Test func stopAbandonsAnOpenInProgressAndClosesAtOnce() throws {
+        let loop = VirtualLoop()
+        let opener = ScriptedOpener()
+        opener.then(.blockUntilCancelled)
+        let stream = ReconnectingStream(opener: opener, backoff: Backoff())
+        let events = Events()
+        loop.execute { stream.start(on: loop) { event in events.list.withLock { $0.append((loop.now, event)) } } }
+        loop.run()
+        #expect(settle(loop) { opener.attempts.withLock { $0 } == 1 })
+        loop.execute { stream.stop() }
+        loop.run()
+        usleep(50_000)
+        loop.run()
+        #expect(events.all.isEmpty, "a stopped stream reports nothing, not even the cancelled open")
+    }
+
+    @Test func stopWritesTheFarewellThenCloses() throws {
+        let loop = VirtualLoop()
+        let opener = ScriptedOpener()
+        opener.then(.socketPair)
+        let stream = ReconnectingStream(opener: opener, backoff: Backoff())
+        let events = Events()
+        loop.execute { stream.start(on: loop) { event in events.list.withLock { $0.append((loop.now, event)) } } }
+        #expect(settle(loop) { events.all == [.connected] })
+        let peer = try #require(opener.peer)
+        loop.execute { stream.stop(farewell: Array("bye\n".utf8)) }
+        loop.run()
+        var buffer = [UInt8](repeating: 0, count: 16)
+        #expect(waitReadable(peer, timeout: 1))
+        let count = buffer.withUnsafeMutableBytes { read(peer, $0.baseAddress, $0.count) }
+        #expect(String(decoding: buffer[..<max(0, count)], as: UTF8.self) == "bye\n")
+        #expect(waitReadable(peer, timeout: 1))
+        #expect(buffer.withUnsafeMutableBytes { read(peer, $0.baseAddress, $0.count) } == 0, "then the end")
+        close(peer)
+    }
+}
+
+/// `ByteStream` against a fast producer and a slow consumer: nothing lost, reordered or piled up.
+@Suite struct ByteStreamTests {
+    @Test(.timeLimit(.minutes(1)))
+    func backPressureBoundsWhatIsInFlight() throws {
+        var fds: [Int32] = [0, 0]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
+        _ = makeNonBlocking(fds[0])
+        let total = 6 << 20
+        let received = Locked<[UInt8]>([])
+        let maximumInFlight = Locked(0)
+        let ended = Locked(false)
+        let consumer = DispatchQueue(label: "test.consumer")
+        let streamBox = Locked<ByteStream?>(nil)
+        let stream = ByteStream(OpenedDescriptor(fd: fds[0], isSocket: true, isNonBlocking: true),
+                                queue: DispatchQueue(label: "test.bytestream")) { event in
+            switch event {
+            case .bytes(let bytes):
+                consumer.async {
+                    // A consumer stuck at first (until reading has had to pause, at most 5 s), then slow.
+                    let stuckUntil = Date().addingTimeInterval(5)
+                    while streamBox.withLock({ $0?.suspensions ?? 0 }) == 0 && Date() < stuckUntil { usleep(1000) }
+                    usleep(100)
+                    received.withLock { $0 += bytes }
+                    if let stream = streamBox.withLock({ $0 }) {
+                        maximumInFlight.withLock { $0 = max($0, stream.bytesInFlight) }
+                        stream.consumed(bytes.count)
+                    }
+                }
+            case .end:
+                consumer.async { ended.withLock { $0 = true } }
+            }
+        }
+        streamBox.withLock { $0 = stream }
+        let writer = fds[1]
+        Thread.detachNewThread {
+            var sent = 0
+            while sent < total {
+                let chunk = (0..<min(65_536, total - sent)).map { UInt8(truncatingIfNeeded: (sent + $0) % 251) }
+                var offset = 0
+                while offset < chunk.count {
+                    let n = chunk[offset...].withUnsafeBytes { write(writer, $0.baseAddress, $0.count) }
+                    if n > 0 { offset += n }
+                }
+                sent += chunk.count
+            }
+            close(writer)
+        }
+        let deadline = Date().addingTimeInterval(50)
+        while !ended.withLock({ $0 }) && Date() < deadline { usleep(10_000) }
+        let bytes = received.withLock { $0 }
+        #expect(bytes.count == total)
+        #expect(bytes.enumerated().allSatisfy { $0.element == UInt8(truncatingIfNeeded: $0.offset % 251) }, "in order")
+        #expect(maximumInFlight.withLock { $0 } <= ByteStream.highWater + ByteStream.chunkSize)
+        #expect(stream.suspensions > 0, "reading paused for the consumer")
+        stream.close()
+    }
+}
