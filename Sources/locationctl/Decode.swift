@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LocationCore
 import LocationNMEA
+import LocationSources
 
 extension LocationCtl {
     struct Decode: ParsableCommand {
@@ -53,9 +54,11 @@ extension LocationCtl {
             let json = self.json
             var fixes = 0
             let handle: (NMEAEvent) -> Void = { event in
-                guard case .fix(let nmea) = event else { return }
+                // No date in the log: the time of day on 1970-01-01 (see the discussion above).
+                guard case .fix(let nmea) = event, let fix = NMEAFixConversion.fix(
+                    from: nmea, timestamp: Date(timeIntervalSince1970: nmea.time ?? nmea.timeOfDay ?? 0),
+                    isSimulated: false) else { return }
                 fixes += 1
-                let fix = Fix(nmea: nmea)
                 if json {
                     output.commit(JSONFixWriter.write(fix, to: output.reserve(JSONFixWriter.maximumLineLength)))
                 } else {
@@ -109,22 +112,5 @@ extension LocationCtl {
                     + "\(s.skippedBytes) bytes skipped\n").utf8))
             }
         }
-    }
-}
-
-extension Fix {
-    /// A decoded NMEA epoch in Core Location's terms, with Apple's sentinels for what NMEA did not
-    /// say (see `Decode`'s discussion).
-    init(nmea fix: NMEAFix) {
-        self.init(
-            latitude: fix.latitude, longitude: fix.longitude,
-            altitude: fix.altitudeMSL ?? 0,
-            ellipsoidalAltitude: fix.ellipsoidalAltitude ?? fix.altitudeMSL ?? 0,
-            horizontalAccuracy: fix.horizontalAccuracyOrNominal,
-            verticalAccuracy: fix.verticalAccuracy ?? -1,
-            speed: fix.speed ?? -1, speedAccuracy: fix.estimatedSpeedAccuracy ?? -1,
-            course: fix.course ?? -1, courseAccuracy: fix.estimatedCourseAccuracy ?? -1,
-            timestamp: Date(timeIntervalSince1970: fix.time ?? fix.timeOfDay ?? 0),
-            isSimulated: false, isProducedByAccessory: true)
     }
 }

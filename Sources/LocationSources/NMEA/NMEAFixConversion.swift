@@ -11,8 +11,8 @@ import LocationNMEA
 ///   that send neither (`horizontalAccuracyOrNominal`): a position always gets a usable accuracy.
 /// - Speed with the decoder's estimated accuracy; course only while moving (speed > 0), with the
 ///   decoder's estimated accuracy; otherwise -1 (`CLLocation`'s "invalid").
-enum NMEAFixConversion {
-    static func fix(from nmea: NMEAFix, timestamp: Date, isSimulated: Bool) -> Fix? {
+package enum NMEAFixConversion {
+    package static func fix(from nmea: NMEAFix, timestamp: Date, isSimulated: Bool) -> Fix? {
         guard nmea.latitude.isFinite, nmea.longitude.isFinite,
               abs(nmea.latitude) <= 90, abs(nmea.longitude) <= 180 else { return nil }
         var horizontal = nmea.horizontalAccuracyOrNominal
