@@ -26,6 +26,30 @@ final class Child: @unchecked Sendable {
 
     enum Input { case none, pipe }
     private let input = Pipe()
+    private var readers: [Flag] = []
+
+    /// Reads `handle` until end of file on a thread of its own; the returned flag is set at the end.
+    /// The thread keeps the handle (and so its descriptor) alive until then.
+    private static func drain(_ handle: FileHandle, _ deliver: @escaping @Sendable (Data) -> Void) -> Flag {
+        let done = Flag()
+        let thread = Thread {
+            let fd = handle.fileDescriptor
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if count > 0 {
+                    deliver(Data(buffer[..<count]))
+                } else if count < 0, errno == EINTR {
+                    continue
+                } else {
+                    break
+                }
+            }
+            withExtendedLifetime(handle) { done.set() }
+        }
+        thread.start()
+        return done
+    }
 
     init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:], standardInput: Input = .none) throws {
         process.executableURL = executable
@@ -39,23 +63,26 @@ final class Child: @unchecked Sendable {
         process.standardInput = standardInput == .pipe ? input : FileHandle.nullDevice
         process.standardOutput = out
         process.standardError = err
-        out.fileHandleForReading.readabilityHandler = { [collected] handle in
-            let data = handle.availableData
-            collected.withLock { state in
-                state.partial += String(decoding: data, as: UTF8.self)
-                // Split on the scalar: a terminal's "\r\n" is one Character in Swift.
-                while let newline = state.partial.unicodeScalars.firstIndex(of: "\n") {
-                    let line = String(state.partial.unicodeScalars[..<newline])
-                    state.lines.append((Date(), line.hasSuffix("\r") ? String(line.dropLast()) : line))
-                    state.partial = String(state.partial.unicodeScalars[state.partial.unicodeScalars.index(after: newline)...])
-                }
-            }
-        }
-        err.fileHandleForReading.readabilityHandler = { [collected] handle in
-            let data = handle.availableData
-            collected.withLock { $0.stderr += String(decoding: data, as: UTF8.self) }
-        }
         try process.run()
+        // Each pipe is drained by a thread of its own with plain read(2). (Foundation's
+        // readabilityHandler is built on dispatch sources, and clearing it while the pipe closes
+        // has crashed libdispatch's event loop here.)
+        readers = [
+            Self.drain(out.fileHandleForReading) { [collected] data in
+                collected.withLock { state in
+                    state.partial += String(decoding: data, as: UTF8.self)
+                    // Split on the scalar: a terminal's "\r\n" is one Character in Swift.
+                    while let newline = state.partial.unicodeScalars.firstIndex(of: "\n") {
+                        let line = String(state.partial.unicodeScalars[..<newline])
+                        state.lines.append((Date(), line.hasSuffix("\r") ? String(line.dropLast()) : line))
+                        state.partial = String(state.partial.unicodeScalars[state.partial.unicodeScalars.index(after: newline)...])
+                    }
+                }
+            },
+            Self.drain(err.fileHandleForReading) { [collected] data in
+                collected.withLock { $0.stderr += String(decoding: data, as: UTF8.self) }
+            },
+        ]
     }
 
     var lines: [String] { collected.withLock { $0.lines.map(\.1) } }
@@ -100,9 +127,9 @@ final class Child: @unchecked Sendable {
         while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
-        Thread.sleep(forTimeInterval: 0.05)
-        out.fileHandleForReading.readabilityHandler = nil
-        err.fileHandleForReading.readabilityHandler = nil
+        // The pipes reach end of file once the child and anything it started have exited.
+        let drained = Date().addingTimeInterval(5)
+        while readers.contains(where: { !$0.isSet }), Date() < drained { Thread.sleep(forTimeInterval: 0.01) }
         let (stdout, stderr) = collected.withLock { state in
             (state.lines.map(\.1).joined(separator: "\n") + (state.lines.isEmpty ? "" : "\n") + state.partial, state.stderr)
         }
@@ -132,4 +159,12 @@ func writeInfoPlist(in directory: URL, bundleID: String, whenInUse: String?) thr
     let url = directory.appendingPathComponent("Info.plist")
     try data.write(to: url)
     return url
+}
+
+/// A one-way flag shared between threads.
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
 }
