@@ -30,8 +30,15 @@ struct NMEALiveSourceTests {
     }
 
     @Test func aDeviceThatDisappearsIsNoFixThenReopened() throws {
+        // The device is reached through a symbolic link of the test's own (like /dev/serial/by-id/…):
+        // unplugging removes it, so the source cannot reopen a pseudo-terminal that a test running in
+        // parallel has been given the freed number of — and read that test's data.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tty-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("gps0").path
         var pty = try PseudoTerminal()
-        let path = pty.path
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: pty.path)
         let recorder = LiveRecorder()
         let source = NMEASource(input: .device(path: path, baud: 4800), backoff: Self.backoff)
         recorder.start(source)
@@ -39,22 +46,20 @@ struct NMEALiveSourceTests {
         pty.write(nmeaEpoch(time: "120000.00") + nmeaEpoch(time: "120001.00"))
         #expect(recorder.wait { $0.fixes.count >= 1 })
 
-        pty.close() // unplugged
+        try FileManager.default.removeItem(atPath: path) // unplugged
+        pty.close()
         #expect(recorder.wait { !$0.noFixReasons.isEmpty })
         #expect(recorder.noFixReasons.first?.hasPrefix(path) == true, "\(recorder.noFixReasons)")
-        // Reopening fails while it is gone — unless a test running in parallel has been given the
-        // freed pseudo-terminal number in the meantime.
-        #expect(recorder.wait(timeout: 3) { $0.noFixReasons.contains { $0.contains("No such file") } }
-                || FileManager.default.fileExists(atPath: path), "\(recorder.noFixReasons)")
+        #expect(recorder.wait(timeout: 3) { $0.noFixReasons.contains { $0.contains("No such file") } },
+                "reopening fails while it is gone: \(recorder.noFixReasons)")
 
-        // The same device node comes back (a new pseudo-terminal usually gets the freed number).
+        // Plugged in again.
         pty = try PseudoTerminal()
-        if pty.path == path {
-            let before = recorder.fixes.count
-            #expect(recorder.wait(timeout: 5) { _ in pty.isRaw(baud: speed_t(B4800)) }, "reopened")
-            pty.write(nmeaEpoch(time: "120010.00") + nmeaEpoch(time: "120011.00"))
-            #expect(recorder.wait { $0.fixes.count > before }, "fixes again")
-        }
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: pty.path)
+        let before = recorder.fixes.count
+        #expect(recorder.wait(timeout: 5) { _ in pty.isRaw(baud: speed_t(B4800)) }, "reopened")
+        pty.write(nmeaEpoch(time: "120010.00") + nmeaEpoch(time: "120011.00"))
+        #expect(recorder.wait { $0.fixes.count > before }, "fixes again")
         recorder.stop(source)
         let count = recorder.count
         Thread.sleep(forTimeInterval: 0.5)
