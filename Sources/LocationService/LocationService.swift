@@ -122,10 +122,13 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
 
     // MARK: Authorization
 
+    /// What every app gets while the store cannot be read: it never grants.
+    private static let failClosed = EffectiveAuthorization(status: .denied, accuracy: .reducedAccuracy, servicesEnabled: true)
+
     /// A failed store never grants: every app is denied until it can be read again.
     private func effective(for appID: String, process: ProcessStamp) -> EffectiveAuthorization {
         if storeError != nil {
-            return EffectiveAuthorization(status: .denied, accuracy: .reducedAccuracy, servicesEnabled: true)
+            return Self.failClosed
         }
         return database.effectiveAuthorization(for: appID) { $0 == process || self.isAlive($0) }
     }
@@ -134,7 +137,7 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
         do {
             return try store.read().effectiveAuthorization(for: app.id) { $0 == process || self.isAlive($0) }
         } catch {
-            return EffectiveAuthorization(status: .denied, accuracy: .reducedAccuracy, servicesEnabled: true)
+            return Self.failClosed
         }
     }
 
