@@ -11,10 +11,14 @@ let package = Package(
         .library(name: "CoreLocationTesting", targets: ["CoreLocationTesting"]),
         .executable(name: "locationctl", targets: ["locationctl"]),
         .executable(name: "corelocation-bench", targets: ["corelocation-bench"]),
+        .executable(name: "locationd", targets: ["locationd"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
     targets: [
         // Layer 0: pure geodesy (Karney's geodesic on WGS84), no Foundation.
@@ -38,6 +42,13 @@ let package = Package(
         // Layer 3: per-app policy (identity, authorization store, prompts, approximate location).
         .target(name: "LocationPolicy", dependencies: [
             "LocationCore",
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // Location data at rest: AES-GCM sealed files (last known location, queued events).
+        .target(name: "LocationPersistence", dependencies: [
+            "LocationCore",
+            .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Layer 4: the service and its transports (in-process today; locationd's socket later).
@@ -45,9 +56,35 @@ let package = Package(
             "LocationCore", "LocationSources", "LocationEngine", "LocationPolicy",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // Layer 4: the bytes on locationd's socket (framing, messages, binary fixes). Both ends use it.
+        .target(name: "LocationWire", dependencies: [
+            "LocationCore", "LocationEngine", "LocationPolicy", "LocationService",
+            .product(name: "NIOCore", package: "swift-nio"),
+        ]),
+        // Layer 4: the client end of locationd's socket (apps, locationctl).
+        .target(name: "LocationDaemonClient", dependencies: [
+            "LocationCore", "LocationEngine", "LocationPolicy", "LocationService", "LocationWire",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // Layer 4: the daemon: socket server, peer identity, per-user services, agents, settings.
+        .target(name: "LocationDaemon", dependencies: [
+            "LocationCore", "LocationSources", "LocationEngine", "LocationPolicy", "LocationService",
+            "LocationWire", "LocationPersistence",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .executableTarget(name: "locationd", dependencies: [
+            "LocationDaemon", "LocationCore", "LocationSources", "LocationPolicy",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         // Layer 5: Apple's API.
         .target(name: "CoreLocation", dependencies: [
             "LocationCore", "LocationGeodesy", "LocationService", "LocationPolicy", "LocationSources",
+            "LocationDaemonClient",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "CoreLocationTesting", dependencies: [
@@ -55,10 +92,15 @@ let package = Package(
         ]),
         .executableTarget(name: "locationctl", dependencies: [
             "LocationCore", "LocationSources", "LocationNMEA", "LocationEngine", "LocationPolicy", "LocationService",
+            "LocationDaemonClient",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .executableTarget(name: "corelocation-bench", dependencies: ["LocationGeodesy", "LocationNMEA"]),
+        .executableTarget(name: "corelocation-bench", dependencies: [
+            "LocationGeodesy", "LocationNMEA", "LocationCore", "LocationEngine", "LocationService", "LocationWire",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
         // A minimal iOS-style app (delegate + main run loop), used by the end-to-end tests.
         .executableTarget(name: "corelocation-example", dependencies: ["CoreLocation"]),
 
@@ -71,13 +113,29 @@ let package = Package(
         .testTarget(name: "LocationPolicyTests", dependencies: [
             "LocationPolicy", "LocationCore", .product(name: "Logging", package: "swift-log"),
         ]),
+        .testTarget(name: "LocationPersistenceTests", dependencies: ["LocationPersistence", "LocationCore"]),
+        .testTarget(name: "LocationWireTests", dependencies: [
+            "LocationWire", "LocationCore", "LocationEngine", "LocationPolicy", "LocationService",
+            .product(name: "NIOCore", package: "swift-nio"),
+        ]),
+        .testTarget(name: "LocationDaemonTests", dependencies: [
+            "LocationDaemon", "LocationDaemonClient", "LocationWire", "LocationCore", "LocationEngine",
+            "LocationPolicy", "LocationService", "LocationSources", "LocationPersistence",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
+        .testTarget(name: "LocationDaemonClientTests", dependencies: [
+            "LocationDaemonClient", "LocationWire", "LocationCore", "LocationEngine", "LocationPolicy", "LocationService",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
         .testTarget(name: "CoreLocationTests", dependencies: [
             "CoreLocation", "CoreLocationTesting", "LocationCore", "LocationEngine", "LocationPolicy",
             "LocationService", "LocationSources",
         ]),
         .testTarget(name: "locationctlTests", dependencies: [
-            "locationctl", "corelocation-example", "CoreLocation", "LocationCore", "LocationEngine",
-            "LocationPolicy", "LocationService", "LocationSources",
+            "locationctl", "locationd", "corelocation-example", "CoreLocation", "LocationCore", "LocationEngine",
+            "LocationPolicy", "LocationService", "LocationSources", "LocationPersistence",
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,8 +1,8 @@
 import Foundation
 
 /// What the user is asked: the Linux counterpart of Apple's location alert.
-public struct PromptRequest: Sendable, Equatable {
-    public enum Kind: Sendable, Equatable {
+public struct PromptRequest: Sendable, Equatable, Codable {
+    public enum Kind: Sendable, Equatable, Codable {
         /// The first question: Allow Once / Allow While Using App / Don't Allow, with a Precise toggle.
         case initial
         /// The one-time question after When In Use: Change to Always Allow / Keep Only While Using.

@@ -195,8 +195,8 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
         guard let answer else {
             logger.notice("""
                 \(app.displayName) is waiting for location authorization and nobody can answer here \
-                (no terminal, no prompt policy). Answer with `locationctl grant \(app.id)` (or `--once`, \
-                `--always`, `--approximate`) or `locationctl revoke \(app.id)`, or set \
+                (no terminal, no prompt policy). Answer with `locationctl grant \(app.id)` (with `--always` or \
+                `--approximate`) or `locationctl revoke \(app.id)`, or set \
                 CORELOCATION_PROMPT_POLICY=allow|allow-once|always|deny.
                 """)
             return

@@ -48,21 +48,7 @@ extension LocationCtl {
         @OptionGroup var storeOptions: StoreOptions
 
         func run() async throws {
-            try storeOptions.update { database in
-                var record = database.apps[app] ?? AppRecord(
-                    status: .notDetermined, displayName: Self.displayName(for: app), executablePath: app.hasPrefix("/") ? app : "",
-                    updated: Date())
-                record.status = always ? .authorizedAlways : .authorizedWhenInUse
-                record.accuracy = approximate ? .reducedAccuracy : .fullAccuracy
-                record.allowOnce = nil
-                record.updated = Date()
-                database.apps[app] = record
-            }
-            print("\(app): \(always ? "Always" : "While Using"), \(approximate ? "approximate" : "precise")")
-        }
-
-        static func displayName(for app: String) -> String {
-            app.hasPrefix("/") ? URL(fileURLWithPath: app).lastPathComponent : app
+            try storeOptions.apply(.grant(app: app, always: always, approximate: approximate))
         }
     }
 
@@ -73,16 +59,7 @@ extension LocationCtl {
         @OptionGroup var storeOptions: StoreOptions
 
         func run() async throws {
-            try storeOptions.update { database in
-                var record = database.apps[app] ?? AppRecord(
-                    status: .denied, displayName: Grant.displayName(for: app), executablePath: app.hasPrefix("/") ? app : "",
-                    updated: Date())
-                record.status = .denied
-                record.allowOnce = nil
-                record.updated = Date()
-                database.apps[app] = record
-            }
-            print("\(app): denied")
+            try storeOptions.apply(.revoke(app: app))
         }
     }
 
@@ -99,17 +76,7 @@ extension LocationCtl {
         }
 
         func run() async throws {
-            let app = self.app
-            try storeOptions.update { database in
-                if let app {
-                    guard database.apps.removeValue(forKey: app) != nil else {
-                        throw CommandFailure("no app \(app) in the store (see `locationctl apps`)")
-                    }
-                } else {
-                    database.apps.removeAll()
-                }
-            }
-            print(app.map { "\($0): reset" } ?? "all apps reset")
+            try storeOptions.apply(app.map { .reset(app: $0) } ?? .resetAll)
         }
     }
 
@@ -122,8 +89,7 @@ extension LocationCtl {
         @OptionGroup var storeOptions: StoreOptions
 
         func run() async throws {
-            try storeOptions.update { $0.servicesEnabled = state == .on }
-            print("Location Services: \(state.rawValue)")
+            try storeOptions.apply(.services(enabled: state == .on))
         }
     }
 }

@@ -20,9 +20,17 @@ struct StoreOptions: ParsableArguments {
             return try store.update(body)
         } catch let failure as CommandFailure {
             throw failure
+        } catch let failure as SettingsChangeError {
+            throw CommandFailure(failure.message)
         } catch {
             throw CommandFailure("\(error)")
         }
+    }
+
+    /// Makes a settings change in the store and prints what changed.
+    func apply(_ change: SettingsChange) throws {
+        try update { try change.apply(to: &$0) }
+        print(change.summary)
     }
 
     func read() throws -> AuthorizationDatabase {

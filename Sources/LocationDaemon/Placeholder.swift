@@ -1,0 +1,1 @@
+// Placeholder: filled by issue #4's work.

@@ -1,0 +1,189 @@
+import Foundation
+import LocationCore
+import LocationService
+import NIOCore
+
+/// The bytes on `locationd`'s socket.
+///
+/// Every message is one frame: a 4-byte big-endian length, then that many bytes — a kind byte and a
+/// payload. Control messages are JSON (`Codable`, easy to evolve and to read in a capture); the
+/// hot path, locations, is a fixed binary layout (no allocation, ~10× cheaper than JSON), because
+/// the daemon sends every fix to every watching app.
+public enum WireCodec {
+    /// The kind byte.
+    public enum Kind: UInt8, Sendable {
+        case json = 1
+        /// `ServiceEvent.locations`: stream id (UInt32), count (UInt16), then `count` fixes of
+        /// ``fixLength`` bytes each.
+        case locations = 2
+    }
+
+    /// Bytes per fix: ten doubles, the timestamp, a flags byte and the floor.
+    public static let fixLength = 11 * 8 + 1 + 4
+
+    // MARK: Encoding
+
+    public static func encode(_ message: ClientMessage, into buffer: inout ByteBuffer) throws {
+        try encodeJSON(message, into: &buffer)
+    }
+
+    public static func encode(_ message: DaemonMessage, into buffer: inout ByteBuffer) throws {
+        if case let .event(.locations(stream, fixes)) = message, fixes.count <= Int(UInt16.max) {
+            let length = 1 + 4 + 2 + fixes.count * fixLength
+            buffer.reserveCapacity(minimumWritableBytes: 4 + length)
+            buffer.writeInteger(UInt32(length))
+            buffer.writeInteger(Kind.locations.rawValue)
+            buffer.writeInteger(stream)
+            buffer.writeInteger(UInt16(fixes.count))
+            for fix in fixes { write(fix, into: &buffer) }
+            return
+        }
+        try encodeJSON(message, into: &buffer)
+    }
+
+    private static func encodeJSON<Message: Encodable>(_ message: Message, into buffer: inout ByteBuffer) throws {
+        let data = try JSONEncoder().encode(message)
+        guard data.count + 1 <= WireProtocol.maximumFrameLength else {
+            throw WireError.frameTooLong(data.count + 1)
+        }
+        buffer.writeInteger(UInt32(data.count + 1))
+        buffer.writeInteger(Kind.json.rawValue)
+        buffer.writeBytes(data)
+    }
+
+    private static func write(_ fix: Fix, into buffer: inout ByteBuffer) {
+        for value in [
+            fix.latitude, fix.longitude, fix.altitude, fix.ellipsoidalAltitude,
+            fix.horizontalAccuracy, fix.verticalAccuracy, fix.speed, fix.speedAccuracy,
+            fix.course, fix.courseAccuracy, fix.timestamp.timeIntervalSinceReferenceDate,
+        ] {
+            buffer.writeInteger(value.bitPattern)
+        }
+        var flags: UInt8 = 0
+        if fix.isSimulated { flags |= 1 }
+        if fix.isProducedByAccessory { flags |= 2 }
+        if fix.floor != nil { flags |= 4 }
+        buffer.writeInteger(flags)
+        buffer.writeInteger(Int32(clamping: fix.floor ?? 0))
+    }
+
+    // MARK: Decoding
+
+    public static func decodeClientMessage(_ frame: WireFrame) throws -> ClientMessage {
+        guard frame.kind == Kind.json.rawValue else { throw WireError.unexpectedKind(frame.kind) }
+        return try decodeJSON(ClientMessage.self, frame.payload)
+    }
+
+    public static func decodeDaemonMessage(_ frame: WireFrame) throws -> DaemonMessage {
+        switch Kind(rawValue: frame.kind) {
+        case .json:
+            return try decodeJSON(DaemonMessage.self, frame.payload)
+        case .locations:
+            var payload = frame.payload
+            guard let stream = payload.readInteger(as: UInt32.self),
+                  let count = payload.readInteger(as: UInt16.self),
+                  payload.readableBytes == Int(count) * fixLength
+            else { throw WireError.malformed("locations frame of \(frame.payload.readableBytes) bytes") }
+            var fixes: [Fix] = []
+            fixes.reserveCapacity(Int(count))
+            for _ in 0..<count {
+                guard let fix = readFix(from: &payload) else { throw WireError.malformed("truncated fix") }
+                fixes.append(fix)
+            }
+            return .event(.locations(stream, fixes))
+        case nil:
+            throw WireError.unexpectedKind(frame.kind)
+        }
+    }
+
+    private static func decodeJSON<Message: Decodable>(_ type: Message.Type, _ payload: ByteBuffer) throws -> Message {
+        do {
+            return try JSONDecoder().decode(type, from: Data(payload.readableBytesView))
+        } catch {
+            throw WireError.malformed("\(type): \(error)")
+        }
+    }
+
+    private static func readFix(from buffer: inout ByteBuffer) -> Fix? {
+        var values: [Double] = []
+        values.reserveCapacity(11)
+        for _ in 0..<11 {
+            guard let bits = buffer.readInteger(as: UInt64.self) else { return nil }
+            values.append(Double(bitPattern: bits))
+        }
+        guard let flags = buffer.readInteger(as: UInt8.self), let floor = buffer.readInteger(as: Int32.self) else {
+            return nil
+        }
+        return Fix(
+            latitude: values[0], longitude: values[1], altitude: values[2], ellipsoidalAltitude: values[3],
+            horizontalAccuracy: values[4], verticalAccuracy: values[5], speed: values[6], speedAccuracy: values[7],
+            course: values[8], courseAccuracy: values[9],
+            timestamp: Date(timeIntervalSinceReferenceDate: values[10]),
+            isSimulated: flags & 1 != 0, isProducedByAccessory: flags & 2 != 0,
+            floor: flags & 4 != 0 ? Int(floor) : nil)
+    }
+}
+
+/// One frame off the socket, before its payload is interpreted.
+public struct WireFrame: Sendable, Equatable {
+    public var kind: UInt8
+    public var payload: ByteBuffer
+
+    public init(kind: UInt8, payload: ByteBuffer) {
+        self.kind = kind
+        self.payload = payload
+    }
+}
+
+/// What is wrong with bytes received.
+public enum WireError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A frame longer than ``WireProtocol/maximumFrameLength`` (or a zero length).
+    case frameTooLong(Int)
+    case emptyFrame
+    case unexpectedKind(UInt8)
+    case malformed(String)
+
+    public var description: String {
+        switch self {
+        case let .frameTooLong(length): "frame of \(length) bytes exceeds the limit of \(WireProtocol.maximumFrameLength)"
+        case .emptyFrame: "empty frame"
+        case let .unexpectedKind(kind): "unexpected frame kind \(kind)"
+        case let .malformed(reason): "malformed message: \(reason)"
+        }
+    }
+}
+
+/// Splits the byte stream into frames (a NIO decoder: put it first in the pipeline).
+///
+/// A frame announcing more than ``WireProtocol/maximumFrameLength`` bytes is an error at once —
+/// before any of it is buffered — so a hostile client cannot make the daemon allocate.
+public struct WireFrameDecoder: ByteToMessageDecoder {
+    public typealias InboundOut = WireFrame
+
+    public init() {}
+
+    public mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+        guard let frame = try Self.nextFrame(from: &buffer) else { return .needMoreData }
+        context.fireChannelRead(Self.wrapInboundOut(frame))
+        return .continue
+    }
+
+    public mutating func decodeLast(
+        context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool
+    ) throws -> DecodingState {
+        while try decode(context: context, buffer: &buffer) == .continue {}
+        return .needMoreData
+    }
+
+    /// The next whole frame in `buffer` (consumed), nil when more bytes are needed.
+    public static func nextFrame(from buffer: inout ByteBuffer) throws -> WireFrame? {
+        guard let length = buffer.getInteger(at: buffer.readerIndex, as: UInt32.self) else { return nil }
+        guard length > 0 else { throw WireError.emptyFrame }
+        guard length <= WireProtocol.maximumFrameLength else { throw WireError.frameTooLong(Int(length)) }
+        guard buffer.readableBytes >= 4 + Int(length) else { return nil }
+        buffer.moveReaderIndex(forwardBy: 4)
+        let kind = buffer.readInteger(as: UInt8.self)!
+        let payload = buffer.readSlice(length: Int(length) - 1)!
+        return WireFrame(kind: kind, payload: payload)
+    }
+}

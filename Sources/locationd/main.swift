@@ -1,0 +1,1 @@
+// Placeholder: the daemon's entry point (issue #4).
