@@ -155,12 +155,11 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
     }
 
     private func reauthorize(clientID id: UInt64) {
-        guard var client = clients[id] else { return }
+        guard let client = clients[id] else { return }
         let now = effective(for: client.app.id, process: client.process)
         let changed = now != client.authorization
         let accuracyChanged = now.accuracy != client.authorization.accuracy
         client.authorization = now
-        clients[id] = client
         if changed { client.events(.authorizationChanged(now)) }
         if pendingPrompts.contains(client.app.id), now.status != .notDetermined {
             pendingPrompts.remove(client.app.id)
@@ -338,7 +337,7 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
             var shown = fixes
             if Self.isApproximate(stream.request, client.authorization) {
                 shown = fixes.compactMap { stream.approximate.filter($0) }
-                clients[id]?.streams[streamID] = stream
+                client.streams[streamID] = stream
             }
             if !shown.isEmpty { client.events(.locations(streamID, shown)) }
         case .locationUnknown:
@@ -356,13 +355,24 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
     }
 }
 
-private struct Client {
+/// A connected client (loop-confined). A class: every fix for every stream looks its client up, and
+/// copying a struct of identity, Info.plist keys and streams there cost more than the delivery itself.
+private final class Client {
     let app: AppIdentity
     let info: AppInfo
     let process: ProcessStamp
     let events: @Sendable (ServiceEvent) -> Void
     var authorization: EffectiveAuthorization
     var streams: [StreamID: Stream] = [:]
+
+    init(app: AppIdentity, info: AppInfo, process: ProcessStamp, events: @escaping @Sendable (ServiceEvent) -> Void,
+         authorization: EffectiveAuthorization) {
+        self.app = app
+        self.info = info
+        self.process = process
+        self.events = events
+        self.authorization = authorization
+    }
 }
 
 private struct Stream {
