@@ -15,9 +15,8 @@ import Glibc
 /// Anything unexpected — a frame that does not decode, a message out of order, a peer the daemon
 /// cannot identify — gets one log line, a `refused(reason)` frame and the connection closed. Other
 /// clients never notice.
-final class DaemonConnectionHandler: ChannelDuplexHandler {
+final class DaemonConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = WireFrame
-    typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
     private struct Serving {
@@ -33,8 +32,6 @@ final class DaemonConnectionHandler: ChannelDuplexHandler {
     private var logger: Logger
     private var serving: Serving?
     private var finished = false
-    /// A read NIO asked for while the client could not be written to (see `read(context:)`).
-    private var readPending = false
     private var stallTimer: Scheduled<Void>?
 
     init(peer: Result<PeerProcess, PeerIdentityError>, registry: SessionRegistry, logger: Logger) {
@@ -81,15 +78,15 @@ final class DaemonConnectionHandler: ChannelDuplexHandler {
         let session = registry.session(for: process.credentials.uid)
         let (identity, info) = session.identify(process)
         logger[metadataKey: "app"] = "\(identity.id)"
-        let writer = ConnectionWriter(channel: context.channel, logger: logger)
+        let writer = ConnectionWriter(channel: context.channel, outbox: registry.outbox(for: context.eventLoop), logger: logger)
         let connection = session.service.connect(app: identity, info: info, process: process.stamp) { event in
             writer.send(event)
         }
         session.presenterConnected(identity)
         serving = Serving(session: session, identity: identity, connection: connection, writer: writer)
         logger.debug("client connected", metadata: ["executable": "\(process.executablePath)"])
-        // Written now, inside this event-loop turn: service events hop here from the engine's loop as
-        // later tasks, so the welcome is always the first frame.
+        // Written now, inside this event-loop turn: service events reach this loop from the engine's
+        // loop as later tasks (through the outbox), so the welcome is always the first frame.
         writer.send(.welcome(identity: identity, authorization: connection.initialAuthorization))
     }
 
@@ -138,24 +135,16 @@ final class DaemonConnectionHandler: ChannelDuplexHandler {
 
     // MARK: Back-pressure
 
-    /// A client the daemon cannot write to is not read from either: its requests would only queue
-    /// more replies. Reading resumes when it catches up.
-    func read(context: ChannelHandlerContext) {
-        if context.channel.isWritable {
-            context.read()
-        } else {
-            readPending = true
-        }
-    }
-
+    /// A client the daemon cannot write to is not read from either (its requests would only queue
+    /// more replies) and is disconnected if it stays stuck. Reading resumes when it catches up.
+    /// (Not an outbound handler that holds `read()` back: every frame written would pass through it.)
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if context.channel.isWritable {
+        let writable = context.channel.isWritable
+        serving?.writer.writabilityChanged(writable)
+        try? context.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: writable)
+        if writable {
             stallTimer?.cancel()
             stallTimer = nil
-            if readPending {
-                readPending = false
-                context.read()
-            }
         } else if stallTimer == nil {
             let channel = context.channel
             let timeout = registry.configuration.stalledClientTimeout

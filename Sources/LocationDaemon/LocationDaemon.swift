@@ -77,13 +77,18 @@ public final class LocationDaemon: Sendable {
             return state
         }) else { return }
         try? state.server.close().wait()
-        for channel in registry.openChannels { try? channel.close().wait() }
         SocketFile(path: configuration.socketPath, instance: configuration.instance).remove(inode: state.socketInode)
+        for channel in registry.openChannels {
+            channel.close(promise: nil)
+            // Completed after the handlers saw the channel go inactive (and released its streams).
+            try? channel.closeFuture.wait()
+        }
+        // The released streams travel through the engine loop in a few hops (service → engine →
+        // source): once they are through, sources are stopped and no event is on its way to a
+        // client — only then may the event loops go.
+        for _ in 0..<4 { loop.sync {} }
         for session in registry.allSessions { session.stop() }
         try? state.group.syncShutdownGracefully()
-        // The closed connections' cancellations travel through the engine loop in a few hops
-        // (service → engine → source); waiting for them means sources are stopped on return.
-        for _ in 0..<4 { loop.sync {} }
         state.keeper?.stop()
         logger.info("stopped", metadata: ["socket": "\(configuration.socketPath)"])
     }

@@ -15,6 +15,7 @@ final class SessionRegistry: Sendable {
     private let logger: Logger
     private let sessions = Locked<[uid_t: UserSession]>([:])
     private let channels = Locked<[ObjectIdentifier: any Channel]>([:])
+    private let outboxes = Locked<[ObjectIdentifier: EventLoopOutbox]>([:])
 
     init(configuration: DaemonConfiguration, engine: LocationEngine, logger: Logger) {
         self.configuration = configuration
@@ -47,4 +48,15 @@ final class SessionRegistry: Sendable {
     }
 
     var openChannels: [any Channel] { channels.withLock { Array($0.values) } }
+
+    /// The outbox of an event loop (one per loop, shared by its connections).
+    func outbox(for eventLoop: any EventLoop) -> EventLoopOutbox {
+        outboxes.withLock { outboxes in
+            let key = ObjectIdentifier(eventLoop)
+            if let existing = outboxes[key] { return existing }
+            let outbox = EventLoopOutbox(eventLoop: eventLoop)
+            outboxes[key] = outbox
+            return outbox
+        }
+    }
 }
