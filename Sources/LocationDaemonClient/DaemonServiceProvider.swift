@@ -1,6 +1,7 @@
 import Foundation
 import LocationPolicy
 import LocationService
+import LocationWire
 import Logging
 
 /// The location service as `locationd` provides it, over its Unix socket.
@@ -30,6 +31,17 @@ public final class DaemonServiceProvider: LocationServiceProvider {
         self.handshakeTimeout = handshakeTimeout
         self.backoff = backoff
         self.logger = logger
+    }
+
+    /// The provider for the daemon that discovery finds (`DaemonPaths.discover` with the real
+    /// ``DaemonPaths/isListening(_:)`` probe), or nil when the app should run the engine itself.
+    public static func discovered(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> DaemonServiceProvider? {
+        switch DaemonPaths.discover(environment: environment, isListening: DaemonPaths.isListening) {
+        case .daemon(let socketPath): DaemonServiceProvider(socketPath: socketPath)
+        case .inProcess: nil
+        }
     }
 
     /// Connects and waits (up to the handshake timeout) for the daemon's welcome, so that

@@ -18,6 +18,16 @@ import Testing
         #expect(DaemonPaths.discover(environment: ["CORELOCATION_DAEMON_SOCKET": "none"]) { _ in true } == .inProcess)
     }
 
+    @Test func theProviderFollowsDiscovery() throws {
+        let daemon = try FakeDaemon(socketName: "corelocation/locationd.sock")
+        #expect(DaemonServiceProvider.discovered(environment: ["CORELOCATION_DAEMON_SOCKET": "/tmp/x/d.sock"])?.socketPath
+                == "/tmp/x/d.sock")
+        #expect(DaemonServiceProvider.discovered(environment: ["CORELOCATION_DAEMON_SOCKET": "none"]) == nil)
+        try daemon.start()
+        #expect(DaemonServiceProvider.discovered(environment: ["XDG_RUNTIME_DIR": daemon.directory])?.socketPath
+                == daemon.socketPath)
+    }
+
     @Test func theUserDaemonComesFirstThenTheSystemOneThenTheEngineInProcess() {
         #expect(DaemonPaths.discover(environment: Self.runtime) { _ in true } == .daemon(socketPath: Self.userSocket))
         #expect(DaemonPaths.discover(environment: Self.runtime) { $0 == DaemonPaths.systemSocket }
