@@ -1,7 +1,6 @@
 import Foundation
 import LocationPolicy
 import LocationService
-import LocationWire
 import Logging
 
 /// The location service as `locationd` provides it, over its Unix socket.
@@ -38,10 +37,7 @@ public final class DaemonServiceProvider: LocationServiceProvider {
     public static func discovered(
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> DaemonServiceProvider? {
-        switch DaemonPaths.discover(environment: environment, isListening: DaemonPaths.isListening) {
-        case .daemon(let socketPath): DaemonServiceProvider(socketPath: socketPath)
-        case .inProcess: nil
-        }
+        DaemonDiscovery.socketPath(environment: environment).map { DaemonServiceProvider(socketPath: $0) }
     }
 
     /// Connects and waits (up to the handshake timeout) for the daemon's welcome, so that
