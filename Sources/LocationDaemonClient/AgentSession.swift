@@ -11,6 +11,18 @@ public struct AgentPrompt: Sendable, Equatable {
     public let request: PromptRequest
     /// Which welcomed connection asked: answers to a prompt of an earlier connection are dropped.
     let connection: UInt64
+
+    init(id: UInt64, request: PromptRequest, connection: UInt64) {
+        self.id = id
+        self.request = request
+        self.connection = connection
+    }
+
+    /// A prompt that belongs to no connection, for stand-ins of a session (tests, previews): a real
+    /// session drops any answer to it.
+    public init(id: UInt64, request: PromptRequest) {
+        self.init(id: id, request: request, connection: 0)
+    }
 }
 
 /// What an ``AgentSession`` reports, in order, one at a time.

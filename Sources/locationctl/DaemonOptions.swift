@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import LocationDaemonClient
 
 /// Which `locationd` a command talks to.
@@ -14,5 +15,7 @@ struct DaemonOptions: ParsableArguments {
     var socket: String?
 
     /// The daemon named by `--socket`, else the one discovery finds; nil when none runs.
-    var discoveredSocket: String? { socket ?? DaemonDiscovery.socketPath() }
+    func discoveredSocket(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        socket ?? DaemonDiscovery.socketPath(environment: environment)
+    }
 }

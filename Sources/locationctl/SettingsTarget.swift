@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import LocationDaemonClient
 import LocationPolicy
 
@@ -9,13 +10,16 @@ enum SettingsTarget {
     case daemon(socketPath: String)
     case store(StoreOptions)
 
-    init(store: StoreOptions, daemon: DaemonOptions) throws {
+    init(
+        store: StoreOptions, daemon: DaemonOptions,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws {
         if store.stateDir != nil {
             guard daemon.socket == nil else {
                 throw ValidationError("--state-dir edits the store directly; --socket goes through a daemon: pass one of them")
             }
             self = .store(store)
-        } else if let socketPath = daemon.discoveredSocket {
+        } else if let socketPath = daemon.discoveredSocket(environment: environment) {
             self = .daemon(socketPath: socketPath)
         } else {
             self = .store(store)
