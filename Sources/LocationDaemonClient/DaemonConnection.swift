@@ -125,12 +125,11 @@ final class AppSession: @unchecked Sendable {
         }
     }
 
+    /// Nothing is delivered while disconnected (the loss is logged by the channel); the app's
+    /// requests wait for the next welcome.
     private func down(wasWelcomed: Bool) {
         state.disconnected()
         registry.remove(id)
-        if wasWelcomed {
-            logger.notice("location updates are interrupted until locationd is back")
-        }
         settleFirstAttempt()
     }
 

@@ -35,7 +35,7 @@ final class ReconnectingChannel: @unchecked Sendable {
     private var channel: WireChannel?
     private var isWelcomed = false
     private var isClosed = false
-    /// Whether the last attempt failed too (so a daemon that stays away is reported once, not every second).
+    /// Since when the daemon has been away (so an absence is reported once, not every second).
     private var failingSince: Date?
 
     init(
@@ -134,6 +134,8 @@ final class ReconnectingChannel: @unchecked Sendable {
                 logger.notice("lost the connection to locationd; reconnecting", metadata: [
                     "socket": "\(socketPath)", "reason": "\(failure ?? "closed by the daemon")",
                 ])
+                // Announced: the failed attempts that follow are details until it is back.
+                failingSince = Date()
             } else if let failure {
                 logger.debug("connection to locationd failed before its welcome", metadata: ["reason": "\(failure)"])
             }
