@@ -48,7 +48,7 @@ package struct LocationSystem: Sendable {
                 info: AppInfo(), infoSource: .none)
         }
         let engine = LocationEngine(loop: RealtimeLoop(), sources: InProcessDefaults.sources(logger: logger))
-        let store = FileAuthorizationStore(directory: FileAuthorizationStore.defaultDirectory())
+        let store = SQLiteAuthorizationStore(directory: SQLiteAuthorizationStore.defaultDirectory())
         let service = LocationService(
             engine: engine, store: store, prompter: PrompterChain.defaultPrompter(),
             isAlive: { ProcessStamp.isAlive($0) })
