@@ -13,12 +13,8 @@ enum AuthorizationRows {
 
     static func load(_ db: Database, user: UInt32) throws -> AuthorizationDatabase {
         var database = AuthorizationDatabase(servicesEnabled: try servicesEnabled(db))
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: """
-            SELECT app_id, status, accuracy, always_request_used, allow_once_pid, allow_once_start_time,
-                   temporary_full_accuracy_purpose_key, temporary_full_accuracy_expires,
-                   display_name, executable_path, updated
-            FROM apps WHERE uid = ?
-            """), arguments: [Int64(user)])
+        let rows = try Row.fetchCursor(
+            db.cachedStatement(sql: "SELECT \(AppColumn.selectList) FROM apps WHERE uid = ?"), arguments: [Int64(user)])
         while let row = try rows.next() {
             let (id, record) = try decode(row)
             database.apps[id] = record
@@ -90,23 +86,23 @@ enum AuthorizationRows {
         guard let row = try Row.fetchOne(statement, arguments: [key]) else {
             throw Corruption(reason: "setting \(key) is missing")
         }
-        return try Column(row, "value", of: "setting \(key)").integer()
+        return try Column(row, 0, "value", of: "setting \(key)").integer()
     }
 
     private static func decode(_ row: Row) throws -> (String, AppRecord) {
-        let id = try Column(row, "app_id", of: "an app").text()
+        let id = try Column(row, .appID, of: "an app").text()
         let context = "app \(id)"
-        let statusValue = try Column(row, "status", of: context).integer()
+        let statusValue = try Column(row, .status, of: context).integer()
         guard let status = Int32(exactly: statusValue).flatMap(AuthorizationStatus.init(rawValue:)) else {
             throw Corruption(reason: "\(context): status \(statusValue) is not an authorization status")
         }
-        let accuracyValue = try Column(row, "accuracy", of: context).integer()
+        let accuracyValue = try Column(row, .accuracy, of: context).integer()
         guard let accuracy = Int(exactly: accuracyValue).flatMap(AccuracyAuthorization.init(rawValue:)) else {
             throw Corruption(reason: "\(context): accuracy \(accuracyValue) is not an accuracy authorization")
         }
         let allowOnce: ProcessStamp?
-        switch (try Column(row, "allow_once_pid", of: context).optionalInteger(),
-                try Column(row, "allow_once_start_time", of: context).optionalInteger()) {
+        switch (try Column(row, .allowOncePID, of: context).optionalInteger(),
+                try Column(row, .allowOnceStartTime, of: context).optionalInteger()) {
         case (nil, nil):
             allowOnce = nil
         case let (pid?, startTime?):
@@ -118,8 +114,8 @@ enum AuthorizationRows {
             throw Corruption(reason: "\(context): allow_once_pid and allow_once_start_time must be both set or both null")
         }
         let temporary: TemporaryFullAccuracy?
-        switch (try Column(row, "temporary_full_accuracy_purpose_key", of: context).optionalText(),
-                try Column(row, "temporary_full_accuracy_expires", of: context).optionalReal()) {
+        switch (try Column(row, .temporaryPurposeKey, of: context).optionalText(),
+                try Column(row, .temporaryExpires, of: context).optionalReal()) {
         case (nil, nil):
             temporary = nil
         case let (purposeKey?, expires?):
@@ -129,12 +125,37 @@ enum AuthorizationRows {
         }
         let record = AppRecord(
             status: status, accuracy: accuracy,
-            alwaysRequestUsed: try Column(row, "always_request_used", of: context).boolean(),
+            alwaysRequestUsed: try Column(row, .alwaysRequestUsed, of: context).boolean(),
             allowOnce: allowOnce, temporaryFullAccuracy: temporary,
-            displayName: try Column(row, "display_name", of: context).text(),
-            executablePath: try Column(row, "executable_path", of: context).text(),
-            updated: Date(timeIntervalSince1970: try Column(row, "updated", of: context).real()))
+            displayName: try Column(row, .displayName, of: context).text(),
+            executablePath: try Column(row, .executablePath, of: context).text(),
+            updated: Date(timeIntervalSince1970: try Column(row, .updated, of: context).real()))
         return (id, record)
+    }
+
+    /// The columns `load` selects, in order: values are read by position (a name lookup per value
+    /// would cost more than the rest of a read).
+    private enum AppColumn: Int, CaseIterable {
+        case appID, status, accuracy, alwaysRequestUsed, allowOncePID, allowOnceStartTime
+        case temporaryPurposeKey, temporaryExpires, displayName, executablePath, updated
+
+        var name: String {
+            switch self {
+            case .appID: "app_id"
+            case .status: "status"
+            case .accuracy: "accuracy"
+            case .alwaysRequestUsed: "always_request_used"
+            case .allowOncePID: "allow_once_pid"
+            case .allowOnceStartTime: "allow_once_start_time"
+            case .temporaryPurposeKey: "temporary_full_accuracy_purpose_key"
+            case .temporaryExpires: "temporary_full_accuracy_expires"
+            case .displayName: "display_name"
+            case .executablePath: "executable_path"
+            case .updated: "updated"
+            }
+        }
+
+        static let selectList = allCases.map(\.name).joined(separator: ", ")
     }
 
     /// One column of a fetched row, read with its SQLite type checked.
@@ -143,10 +164,14 @@ enum AuthorizationRows {
         let name: String
         let context: String
 
-        init(_ row: Row, _ name: String, of context: String) throws {
-            self.value = try row.decode(DatabaseValue.self, forColumn: name)
+        init(_ row: Row, _ index: Int, _ name: String, of context: String) throws {
+            self.value = try row.decode(DatabaseValue.self, atIndex: index)
             self.name = name
             self.context = context
+        }
+
+        init(_ row: Row, _ column: AppColumn, of context: String) throws {
+            try self.init(row, column.rawValue, column.name, of: context)
         }
 
         func integer() throws -> Int64 {

@@ -56,6 +56,8 @@ public final class SQLiteAuthorizationStore: AuthorizationStore {
 
     // MARK: - AuthorizationStore
 
+    /// This user's apps and the device-wide switch. A store written by an older version is upgraded
+    /// in place first.
     public func read() throws -> AuthorizationDatabase {
         guard let queue = try openDatabase(creating: false) else { return AuthorizationDatabase() }
         do {

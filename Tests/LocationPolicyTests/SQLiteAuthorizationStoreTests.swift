@@ -357,9 +357,11 @@ import Glibc
             }
             let reads = try medianDuration { _ = try store.read() }
             let tokens = try medianDuration { _ = store.changeToken() }
-            // Typically tens of microseconds; the bound leaves room for a loaded machine.
-            #expect(reads < .milliseconds(1), "read() median \(reads)")
-            #expect(tokens < .milliseconds(1), "changeToken() median \(tokens)")
+            // Release builds: about 0.1 ms per read and 0.025 ms per token; debug builds about three times
+            // that. The bound leaves room for a loaded machine and still catches a read that reopens the
+            // file, migrates or syncs each time.
+            #expect(reads < .milliseconds(3), "read() median \(reads)")
+            #expect(tokens < .milliseconds(3), "changeToken() median \(tokens)")
         }
     }
 
