@@ -5,8 +5,8 @@ import GRDB
 /// One file may hold several users (`locationd`'s system instance): apps are keyed by (uid, app id).
 /// The settings are device-wide: the Location Services switch, and `generation`, a counter every write
 /// bumps so that pollers notice changes that file times are too coarse to show. Tables are STRICT and
-/// checked, so a wrong value cannot be written by anyone using SQL; reading still checks every value,
-/// because the file itself may come from anywhere.
+/// checked, so a value that reading would refuse cannot be written (an update that tries fails and
+/// leaves the store as it was); reading still checks every value, because the file may come from anywhere.
 enum AuthorizationSchema {
     static let servicesEnabledKey = "location_services_enabled"
     static let generationKey = "generation"
@@ -21,13 +21,14 @@ enum AuthorizationSchema {
                     status INTEGER NOT NULL CHECK (status BETWEEN 0 AND 4),
                     accuracy INTEGER NOT NULL CHECK (accuracy IN (0, 1)),
                     always_request_used INTEGER NOT NULL CHECK (always_request_used IN (0, 1)),
-                    allow_once_pid INTEGER,
+                    allow_once_pid INTEGER CHECK (allow_once_pid > 0),
                     allow_once_start_time INTEGER,
                     temporary_full_accuracy_purpose_key TEXT,
-                    temporary_full_accuracy_expires REAL, -- seconds since 1970
+                    -- seconds since 1970; finite (no infinity)
+                    temporary_full_accuracy_expires REAL CHECK (abs(temporary_full_accuracy_expires) < 1e12),
                     display_name TEXT NOT NULL,
                     executable_path TEXT NOT NULL,
-                    updated REAL NOT NULL, -- seconds since 1970
+                    updated REAL NOT NULL CHECK (abs(updated) < 1e12), -- seconds since 1970
                     PRIMARY KEY (uid, app_id),
                     CHECK ((allow_once_pid IS NULL) = (allow_once_start_time IS NULL)),
                     CHECK ((temporary_full_accuracy_purpose_key IS NULL) = (temporary_full_accuracy_expires IS NULL))

@@ -90,9 +90,11 @@ import Glibc
             try store.update { $0.apps["com.example.weather"] = record("weather") }
             let bytes = try Data(contentsOf: store.fileURL)
             #expect(bytes.starts(with: Data("SQLite format 3\0".utf8)))
-            let schema = try DatabaseQueue(path: store.fileURL.path).read { db in
-                try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name")
+            let (schema, journal) = try DatabaseQueue(path: store.fileURL.path).read { db in
+                (try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name"),
+                 try String.fetchOne(db, sql: "PRAGMA journal_mode"))
             }
+            #expect(journal == "delete", "a rollback journal: no -wal or -shm file beside the store")
             #expect(schema.map { $0["name"] as String } == ["apps", "grdb_migrations", "settings"])
             for table in schema {
                 let sql = (table["sql"] as String).lowercased()
@@ -161,6 +163,27 @@ import Glibc
             #expect(try storedGeneration(store) == generation)
             #expect(try Data(contentsOf: store.fileURL) == before)
             #expect(try store.read().apps["x"] == record("x"))
+        }
+    }
+
+    @Test func recordsThatCouldNotBeReadBackAreNotWritten() throws {
+        try withTemporaryDirectory { root in
+            let store = SQLiteAuthorizationStore(directory: root)
+            try store.update { $0.apps["good"] = record("good") }
+            let before = try store.read()
+            var zeroPid = record("bad")
+            zeroPid.allowOnce = ProcessStamp(pid: 0, startTime: 1)
+            var endless = record("bad")
+            endless.temporaryFullAccuracy = TemporaryFullAccuracy(purposeKey: "Forever", expires: Date(timeIntervalSince1970: .infinity))
+            var undated = record("bad")
+            undated.updated = Date(timeIntervalSince1970: .nan)
+            for bad in [zeroPid, endless, undated] {
+                let error = #expect(throws: AuthorizationStoreError.self) {
+                    try store.update { $0.apps["bad"] = bad; $0.servicesEnabled = false }
+                }
+                #expect(error?.code == .writeFailed)
+                #expect(try store.read() == before, "nothing of the failed update was written")
+            }
         }
     }
 
