@@ -61,14 +61,17 @@ enum AuthorizationSchema {
     /// process may have changed it). Runs on every read, so the usual case is one cached statement;
     /// `sqlite_master` is consulted only when there is no migrations table.
     static func state(_ db: Database) throws -> State {
+        let query = "SELECT identifier FROM grdb_migrations"
         let applied: Set<String>
         do {
-            applied = Set(try String.fetchAll(db.cachedStatement(sql: "SELECT identifier FROM grdb_migrations")))
+            applied = Set(try String.fetchAll(db.cachedStatement(sql: query)))
         } catch {
             let tables = try String.fetchAll(db.cachedStatement(sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
             if tables.isEmpty { return .empty }
             if !tables.contains("grdb_migrations") { return .foreign }
-            throw error
+            // Another process created the table between the two statements (the first one failed
+            // before the read transaction took its lock); it is there now, so ask again.
+            applied = Set(try String.fetchAll(db.cachedStatement(sql: query)))
         }
         let known = Set(migrator.migrations)
         let unknown = applied.subtracting(known)

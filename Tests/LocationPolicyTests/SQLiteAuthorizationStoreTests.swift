@@ -415,6 +415,30 @@ import Glibc
         }
     }
 
+    @Test func storesCreatedConcurrentlyAgree() throws {
+        // Creating the file, its schema and the first rows from several connections at once: nobody may
+        // see a half-made store as corrupt, and every write lands.
+        for _ in 0..<25 {
+            try withTemporaryDirectory { root throws in
+                let writers = 4
+                let failures = Locked([String]())
+                DispatchQueue.concurrentPerform(iterations: writers) { writer in
+                    let store = SQLiteAuthorizationStore(directory: root)
+                    do {
+                        _ = try store.read()
+                        try store.update { $0.apps["writer\(writer)"] = record("w") }
+                        _ = store.changeToken()
+                        _ = try store.read()
+                    } catch {
+                        failures.withLock { $0.append("\(error)") }
+                    }
+                }
+                #expect(failures.withLock { $0 } == [])
+                #expect(try SQLiteAuthorizationStore(directory: root).read().apps.count == writers)
+            }
+        }
+    }
+
     static let childDirectoryVariable = "LOCATIONPOLICY_TEST_STORE_CHILD_DIR"
     static let childNameVariable = "LOCATIONPOLICY_TEST_STORE_CHILD_NAME"
     static let isChild = ProcessInfo.processInfo.environment[childDirectoryVariable] != nil
