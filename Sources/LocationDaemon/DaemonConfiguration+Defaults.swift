@@ -1,6 +1,8 @@
 import Foundation
+import LocationPersistence
 import LocationPolicy
 import LocationWire
+import Logging
 
 #if canImport(Glibc)
 import Glibc
@@ -20,15 +22,26 @@ extension DaemonConfiguration {
         for instance: Instance, environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> URL {
         instance == .user
-            ? FileAuthorizationStore.defaultDirectory(environment: environment)
+            ? SQLiteAuthorizationStore.defaultDirectory(environment: environment)
             : URL(fileURLWithPath: DaemonPaths.systemStateDirectory, isDirectory: true)
     }
 
-    /// Each user's authorization store in `directory`.
+    /// Each user's view of the one authorization store in `directory` (`authorization.sqlite`).
     public static func standardStores(in directory: URL) -> @Sendable (uid_t) -> any AuthorizationStore {
-        let own = getuid()
-        return { uid in
-            FileAuthorizationStore(directory: uid == own ? directory : directory.appendingPathComponent("uid-\(uid)", isDirectory: true))
+        { uid in SQLiteAuthorizationStore(directory: directory, user: uid) }
+    }
+
+    /// The sealed last location in `directory`, or nil (logged) when its key cannot be loaded or made:
+    /// the daemon then runs without one rather than not at all.
+    public static func standardLastLocationStore(in directory: URL, logger: Logger) -> (any LastLocationStorage)? {
+        do {
+            return try LastLocationStore(directory: directory)
+        } catch {
+            logger.error("the last known location will not be kept across restarts", metadata: ["error": "\(error)"])
+            return nil
         }
     }
 }
+
+/// The sealed file of `LocationPersistence` is the daemon's last-location storage.
+extension LastLocationStore: LastLocationStorage {}

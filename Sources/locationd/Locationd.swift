@@ -65,7 +65,8 @@ struct Locationd: ParsableCommand {
             socketPath: socket ?? DaemonConfiguration.defaultSocketPath(for: instance),
             stateDirectory: stateDirectory,
             sources: try makeSources(logger: logger),
-            storeFactory: DaemonConfiguration.standardStores(in: stateDirectory))
+            storeFactory: DaemonConfiguration.standardStores(in: stateDirectory),
+            lastLocationStore: DaemonConfiguration.standardLastLocationStore(in: stateDirectory, logger: logger))
         let daemon = LocationDaemon(configuration: configuration, logger: logger)
         try daemon.start()
         let signals = Self.stopOnSignals(daemon)

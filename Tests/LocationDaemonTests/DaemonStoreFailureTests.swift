@@ -12,7 +12,7 @@ struct DaemonStoreFailureTests {
     @Test func aCorruptStoreDeniesAndRefusesSettingsWithTheReason() async throws {
         let state = try makeShortTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: state) }
-        let store = FileAuthorizationStore(directory: state)
+        let store = SQLiteAuthorizationStore(directory: state)
         try Data("{ this is not a database".utf8).write(to: store.fileURL)
         let fixture = try DaemonFixture(sources: [], store: store)
 
