@@ -37,6 +37,15 @@ public enum IdentityBinding {
         return (AppIdentityResolver.identity(info: stripped, executablePath: executablePath), stripped)
     }
 
+    /// An unbound record bound to `identity`'s executable. A record made by a grant before the app ran
+    /// is named after its identifier; it takes the app's own name too.
+    public static func bound(_ record: AppRecord, to identity: AppIdentity) -> AppRecord {
+        var bound = record
+        bound.executablePath = identity.executablePath
+        if record.displayName == identity.id { bound.displayName = identity.displayName }
+        return bound
+    }
+
     /// Applies the rule against `store`: who the client is, binding an unbound record on the way.
     ///
     /// A store that cannot be read cannot vouch for the bundle identifier, so the client is then known
@@ -53,7 +62,9 @@ public enum IdentityBinding {
                 // Decided again under the store's lock: another client may have bound it meanwhile.
                 try store.update { database in
                     decision = decide(bundleIdentifier: bundleID, executablePath: executablePath, record: database.apps[bundleID])
-                    if decision == .bind { database.apps[bundleID]?.executablePath = executablePath }
+                    if decision == .bind, let record = database.apps[bundleID] {
+                        database.apps[bundleID] = bound(record, to: claimed)
+                    }
                 }
                 if decision == .bind {
                     logger.info("bound app to its executable", metadata: ["app": "\(bundleID)", "executable": "\(executablePath)"])

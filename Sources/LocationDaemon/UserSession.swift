@@ -18,9 +18,9 @@ final class UserSession: Sendable {
     let service: LocationService
     let agent: AgentPrompter
     private let logger: Logger
-    /// Executables connected right now per bundle identifier (with a connection count), so a grant
+    /// Identities connected right now per bundle identifier (with a connection count), so a grant
     /// made while an app runs binds the record to that app.
-    private let presenters = Locked<[String: [String: Int]]>([:])
+    private let presenters = Locked<[String: [AppIdentity: Int]]>([:])
 
     init(uid: uid_t, engine: LocationEngine, configuration: DaemonConfiguration, logger: Logger) {
         var logger = logger
@@ -48,14 +48,14 @@ final class UserSession: Sendable {
 
     func presenterConnected(_ identity: AppIdentity) {
         guard !identity.id.hasPrefix("/") else { return }
-        presenters.withLock { $0[identity.id, default: [:]][identity.executablePath, default: 0] += 1 }
+        presenters.withLock { $0[identity.id, default: [:]][identity, default: 0] += 1 }
     }
 
     func presenterDisconnected(_ identity: AppIdentity) {
         guard !identity.id.hasPrefix("/") else { return }
         presenters.withLock { presenters in
-            guard let count = presenters[identity.id]?[identity.executablePath] else { return }
-            presenters[identity.id]?[identity.executablePath] = count > 1 ? count - 1 : nil
+            guard let count = presenters[identity.id]?[identity] else { return }
+            presenters[identity.id]?[identity] = count > 1 ? count - 1 : nil
             if presenters[identity.id]?.isEmpty == true { presenters[identity.id] = nil }
         }
     }
@@ -67,15 +67,16 @@ final class UserSession: Sendable {
     /// - Returns: nil on success, else why not. An unreadable store refuses every change (and says so):
     ///   the daemon never writes over a store it cannot read.
     func apply(_ change: SettingsChange) -> SettingsChangeError? {
-        let runningExecutables = presenters.withLock { $0 }
+        let running = presenters.withLock { $0 }
         do {
             try store.update { database in
                 try change.apply(to: &database)
                 // Granted while the app runs: bind the record to it now, unless several executables
                 // present the identifier (then the first to connect later binds it).
-                if case let .grant(app, _, _) = change, database.apps[app]?.executablePath.isEmpty == true,
-                   let executables = runningExecutables[app], executables.count == 1, let executable = executables.keys.first {
-                    database.apps[app]?.executablePath = executable
+                if case let .grant(app, _, _) = change, let record = database.apps[app], record.executablePath.isEmpty,
+                   let identities = running[app]?.keys, Set(identities.map(\.executablePath)).count == 1,
+                   let identity = identities.first {
+                    database.apps[app] = IdentityBinding.bound(record, to: identity)
                 }
             }
         } catch let error as SettingsChangeError {

@@ -120,6 +120,7 @@ struct DaemonIdentityTests {
         let bound = IdentityBinding.resolve(info: info, executablePath: first.path, store: store, logger: .init(label: "test"))
         #expect(bound.identity.id == "com.example.weather")
         #expect(try store.read().apps["com.example.weather"]?.executablePath == first.path)
+        #expect(try store.read().apps["com.example.weather"]?.displayName == "first", "named after the app once bound")
 
         let later = IdentityBinding.resolve(info: info, executablePath: second.path, store: store, logger: .init(label: "test"))
         #expect(later.identity.id == second.path)

@@ -161,6 +161,7 @@ struct DaemonStreamingTests {
         app.send(.settings(.grant(app: "com.example.weather", always: false, approximate: false)))
         #expect(await app.first { $0 == .settingsResult(nil) } != nil)
         #expect(try fixture.store.read().apps["com.example.weather"]?.executablePath == weather.path)
+        #expect(try fixture.store.read().apps["com.example.weather"]?.displayName == "weather")
     }
 
     /// Closing the last client releases demand: the daemon's TCP connection to the receiver closes.
