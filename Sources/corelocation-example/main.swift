@@ -1,9 +1,10 @@
 // A typical iOS-style Core Location client, as a Linux command-line app: the delegate pattern of
 // Apple's "Configuring your app to use location services", run on the main run loop.
 //
-//     corelocation-example [COUNT] [--dispatch-main]
+//     corelocation-example [COUNT] [--dispatch-main] [--timestamps]
 //
-// prints COUNT locations (default 5) as lines, then exits. The main thread serves callbacks with
+// prints COUNT locations (default 5) as lines, then exits (`--timestamps` adds each location's
+// timestamp, seconds since 1970). The main thread serves callbacks with
 // `RunLoop.main.run()`, or with `dispatchMain()` when asked: Linux supports both.
 //
 // It needs an Info.plist with NSLocationWhenInUseUsageDescription next to the executable or in
@@ -14,9 +15,11 @@ import CoreLocation
 final class LocationPrinter: NSObject, CLLocationManagerDelegate {
     let manager = CLLocationManager()
     var remaining: Int
+    let showsTimestamps: Bool
 
-    init(count: Int) {
+    init(count: Int, showsTimestamps: Bool) {
         remaining = count
+        self.showsTimestamps = showsTimestamps
         super.init()
         manager.delegate = self
     }
@@ -39,8 +42,10 @@ final class LocationPrinter: NSObject, CLLocationManagerDelegate {
     func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation]) {
         for location in locations where remaining > 0 {
             remaining -= 1
-            say(String(format: "location %.6f %.6f %.1f", location.coordinate.latitude, location.coordinate.longitude,
-                       location.horizontalAccuracy))
+            var line = String(format: "location %.6f %.6f %.1f", location.coordinate.latitude,
+                              location.coordinate.longitude, location.horizontalAccuracy)
+            if showsTimestamps { line += String(format: " %.3f", location.timestamp.timeIntervalSince1970) }
+            say(line)
         }
         if remaining == 0 { exit(0) }
     }
@@ -60,7 +65,7 @@ final class LocationPrinter: NSObject, CLLocationManagerDelegate {
 
 let arguments = CommandLine.arguments.dropFirst()
 let count = arguments.compactMap { Int($0) }.first ?? 5
-let printer = LocationPrinter(count: count)
+let printer = LocationPrinter(count: count, showsTimestamps: arguments.contains("--timestamps"))
 if arguments.contains("--dispatch-main") {
     dispatchMain()
 } else {

@@ -114,6 +114,16 @@ final class Child: @unchecked Sendable {
         return nil
     }
 
+    /// Waits up to `timeout` seconds until `condition` holds for the lines so far.
+    func waitForLines(timeout: TimeInterval, _ condition: ([String]) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if condition(lines) { return true }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return false
+    }
+
     func waitForStderr(timeout: TimeInterval, containing text: String) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
