@@ -135,7 +135,7 @@ let package = Package(
         ]),
         .testTarget(name: "locationctlTests", dependencies: [
             "locationctl", "locationd", "corelocation-example", "CoreLocation", "LocationCore", "LocationEngine",
-            "LocationPolicy", "LocationService", "LocationSources", "LocationPersistence",
+            "LocationPolicy", "LocationService", "LocationSources", "LocationPersistence", "LocationDaemonClient",
         ]),
     ],
     swiftLanguageModes: [.v6]

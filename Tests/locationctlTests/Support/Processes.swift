@@ -6,6 +6,7 @@ enum Executable {
     static let directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
     static let locationctl = directory.appendingPathComponent("locationctl")
     static let example = directory.appendingPathComponent("corelocation-example")
+    static let locationd = directory.appendingPathComponent("locationd")
 }
 
 /// A finished process's results.
@@ -55,8 +56,9 @@ final class Child: @unchecked Sendable {
         process.executableURL = executable
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
-        // A child must never find a terminal or a stray policy of the developer's.
+        // A child must never find a terminal, a stray policy or a running daemon of the developer's.
         env["CORELOCATION_PROMPT_POLICY"] = nil
+        env["CORELOCATION_DAEMON_SOCKET"] = "none"
         env["XDG_CONFIG_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("no-config-\(UUID())").path
         for (key, value) in environment { env[key] = value }
         process.environment = env
