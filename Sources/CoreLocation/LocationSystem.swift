@@ -1,5 +1,6 @@
 import Foundation
 import LocationCore
+import LocationDaemonClient
 import LocationEngine
 import LocationPolicy
 import LocationService
@@ -8,9 +9,10 @@ import Logging
 
 /// Everything a manager needs from outside itself: the service it talks to and who the app is.
 ///
-/// Not Apple API (`package` access): the process-wide default is the in-process engine; tests and
-/// the `CoreLocationTesting` harness substitute their own through a task-local value, so each test
-/// gets its own virtual world even when tests run in parallel.
+/// Not Apple API (`package` access): the process-wide default is `locationd` when discovery finds
+/// one (`DaemonPaths`), else the in-process engine; tests and the `CoreLocationTesting` harness
+/// substitute their own through a task-local value, so each test gets its own virtual world even
+/// when tests run in parallel.
 package struct LocationSystem: Sendable {
     package var provider: any LocationServiceProvider
     package var app: AppIdentity
@@ -47,14 +49,27 @@ package struct LocationSystem: Sendable {
                 identity: AppIdentityResolver.identity(info: AppInfo(), executablePath: executable),
                 info: AppInfo(), infoSource: .none)
         }
+        let provider: any LocationServiceProvider
+        if let daemon = DaemonServiceProvider.discovered() {
+            logger.debug("using locationd", metadata: ["socket": "\(daemon.socketPath)"])
+            provider = daemon
+        } else {
+            logger.debug("no locationd found; running the location engine in this process")
+            provider = inProcessService(logger: logger)
+        }
+        return LocationSystem(provider: provider, app: resolved.identity, info: resolved.info, process: ProcessStamp.current())
+    }()
+
+    /// The engine, store and prompts inside the app's own process (no `locationd`).
+    private static func inProcessService(logger: Logger) -> LocationService {
         let engine = LocationEngine(loop: RealtimeLoop(), sources: InProcessDefaults.sources(logger: logger))
         let store = FileAuthorizationStore(directory: FileAuthorizationStore.defaultDirectory())
         let service = LocationService(
             engine: engine, store: store, prompter: PrompterChain.defaultPrompter(),
             isAlive: { ProcessStamp.isAlive($0) })
         service.startWatchingStore()
-        return LocationSystem(provider: service, app: resolved.identity, info: resolved.info, process: ProcessStamp.current())
-    }()
+        return service
+    }
 }
 
 /// The sources of the in-process engine.

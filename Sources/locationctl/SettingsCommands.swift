@@ -7,10 +7,11 @@ extension LocationCtl {
         static let configuration = CommandConfiguration(abstract: "List apps and their location authorization.")
 
         @OptionGroup var storeOptions: StoreOptions
+        @OptionGroup var daemonOptions: DaemonOptions
         @Flag(name: .long, help: "Print JSON.") var json = false
 
         func run() async throws {
-            let database = try storeOptions.read()
+            let database = try SettingsTarget(store: storeOptions, daemon: daemonOptions).read()
             let alive: (ProcessStamp) -> Bool = { ProcessStamp.isAlive($0) }
             if json {
                 let apps = database.apps.keys.sorted().map { id -> [String: Any] in
@@ -46,9 +47,11 @@ extension LocationCtl {
         @Flag(name: .long, help: "Grant Always instead of While Using.") var always = false
         @Flag(name: .long, help: "Approximate location only (Precise off).") var approximate = false
         @OptionGroup var storeOptions: StoreOptions
+        @OptionGroup var daemonOptions: DaemonOptions
 
         func run() async throws {
-            try storeOptions.apply(.grant(app: app, always: always, approximate: approximate))
+            try SettingsTarget(store: storeOptions, daemon: daemonOptions)
+                .apply(.grant(app: app, always: always, approximate: approximate))
         }
     }
 
@@ -57,9 +60,10 @@ extension LocationCtl {
 
         @Argument(help: "The app: its bundle identifier, or its executable path.") var app: String
         @OptionGroup var storeOptions: StoreOptions
+        @OptionGroup var daemonOptions: DaemonOptions
 
         func run() async throws {
-            try storeOptions.apply(.revoke(app: app))
+            try SettingsTarget(store: storeOptions, daemon: daemonOptions).apply(.revoke(app: app))
         }
     }
 
@@ -70,13 +74,14 @@ extension LocationCtl {
         @Argument(help: "The app: its bundle identifier, or its executable path.") var app: String?
         @Flag(name: .long, help: "Reset location & privacy for every app.") var all = false
         @OptionGroup var storeOptions: StoreOptions
+        @OptionGroup var daemonOptions: DaemonOptions
 
         func validate() throws {
             if (app == nil) == !all { throw ValidationError("name one app, or pass --all") }
         }
 
         func run() async throws {
-            try storeOptions.apply(app.map { .reset(app: $0) } ?? .resetAll)
+            try SettingsTarget(store: storeOptions, daemon: daemonOptions).apply(app.map { .reset(app: $0) } ?? .resetAll)
         }
     }
 
@@ -87,9 +92,10 @@ extension LocationCtl {
 
         @Argument(help: "on or off") var state: Switch
         @OptionGroup var storeOptions: StoreOptions
+        @OptionGroup var daemonOptions: DaemonOptions
 
         func run() async throws {
-            try storeOptions.apply(.services(enabled: state == .on))
+            try SettingsTarget(store: storeOptions, daemon: daemonOptions).apply(.services(enabled: state == .on))
         }
     }
 }

@@ -1,0 +1,128 @@
+import Foundation
+import LocationCore
+import LocationEngine
+import LocationPolicy
+import LocationService
+
+/// What an app's connection has asked for and been told, kept across reconnections to `locationd`,
+/// so a restarted daemon can be brought up to date and the app sees neither duplicates nor phantoms.
+///
+/// A pure value: the owner feeds it the app's requests and the daemon's messages and performs what
+/// it returns (events to deliver, requests to send).
+struct AppSessionState {
+    private struct Stream {
+        var request: UpdateRequest
+        /// The newest fix delivered on this stream: a restarted daemon may replay its cached last fix.
+        var lastFix: Date?
+    }
+
+    private var streams: [StreamID: Stream] = [:]
+    /// An authorization request not known to be settled, and whether a daemon has seen it.
+    private var authorizationRequest: (level: AuthorizationLevel, sent: Bool)?
+    /// The authorization the app was last given; nil until the connection reported its initial one.
+    private(set) var given: EffectiveAuthorization?
+    /// The daemon's latest word on the current connection; nil while there is no welcomed connection.
+    private(set) var daemon: EffectiveAuthorization?
+    private var requestInProgress = false
+
+    var isWelcomed: Bool { daemon != nil }
+
+    /// The connection's `initialAuthorization`: the daemon's answer if a welcome came, else
+    /// `.notDetermined`. Fixed at the first call.
+    mutating func reportInitial() -> EffectiveAuthorization {
+        if let given { return given }
+        let initial = daemon ?? .notDetermined
+        given = initial
+        return initial
+    }
+
+    /// Records a request of the app; returns it when it should be sent now, nil when it waits for
+    /// the next welcome (which re-sends whatever is still active).
+    mutating func appSent(_ request: ClientRequest) -> ClientRequest? {
+        switch request {
+        case .requestAuthorization(let level):
+            authorizationRequest = (level, isWelcomed)
+        case let .startUpdates(id, update):
+            streams[id] = Stream(request: update)
+        case let .changeUpdates(id, update):
+            guard streams[id] != nil else { return nil }
+            streams[id]?.request = update
+        case .resumeUpdates(let id):
+            // A stream started anew after a welcome is not paused anyway.
+            guard streams[id] != nil else { return nil }
+        case .stopUpdates(let id):
+            streams[id] = nil
+        }
+        return isWelcomed ? request : nil
+    }
+
+    /// A welcome on a new connection: the events the app must see, and the requests to re-send.
+    mutating func welcomed(_ authorization: EffectiveAuthorization) -> (events: [ServiceEvent], resend: [ClientRequest]) {
+        daemon = authorization
+        var events: [ServiceEvent] = []
+        if let given, given != authorization {
+            self.given = authorization
+            events.append(.authorizationChanged(authorization))
+        }
+        var resend: [ClientRequest] = []
+        if let pending = authorizationRequest, !pending.sent || authorization.status == .notDetermined {
+            resend.append(.requestAuthorization(pending.level))
+            authorizationRequest?.sent = true
+        }
+        settleAuthorizationRequest(authorization)
+        for id in streams.keys.sorted() {
+            resend.append(.startUpdates(id, streams[id]!.request))
+        }
+        return (events, resend)
+    }
+
+    /// An event from the daemon, or nil when the app must not see it (a duplicate, a replayed fix,
+    /// an event of a stream the app has stopped).
+    mutating func received(_ event: ServiceEvent) -> ServiceEvent? {
+        switch event {
+        case .authorizationChanged(let authorization):
+            daemon = authorization
+            settleAuthorizationRequest(authorization)
+            // Before the initial report, the initial value itself carries the change.
+            guard let given, given != authorization else { return nil }
+            self.given = authorization
+            return event
+        case .authorizationRequestInProgress(let inProgress):
+            guard inProgress != requestInProgress else { return nil }
+            requestInProgress = inProgress
+            return event
+        case let .locations(id, fixes):
+            guard var stream = streams[id] else { return nil }
+            var fresh: [Fix] = []
+            fresh.reserveCapacity(fixes.count)
+            for fix in fixes {
+                if let last = stream.lastFix, fix.timestamp <= last { continue }
+                fresh.append(fix)
+                stream.lastFix = fix.timestamp
+            }
+            guard !fresh.isEmpty else { return nil }
+            streams[id] = stream
+            return fresh.count == fixes.count ? event : .locations(id, fresh)
+        case let .failed(id, _), let .paused(id), let .stationary(id, _), let .sourceFinished(id):
+            return streams[id] != nil ? event : nil
+        case .completed(let id):
+            return streams.removeValue(forKey: id) != nil ? event : nil
+        }
+    }
+
+    /// The connection was lost: nothing changes for the app until the next welcome.
+    mutating func disconnected() {
+        daemon = nil
+    }
+
+    /// An authorization request is settled once a daemon has seen it and the app's status is no
+    /// longer undetermined (an Always upgrade is asked once; a no-op request stays a no-op).
+    private mutating func settleAuthorizationRequest(_ authorization: EffectiveAuthorization) {
+        if authorizationRequest?.sent == true, authorization.status != .notDetermined {
+            authorizationRequest = nil
+        }
+    }
+
+    /// The stream ids the app has active (for tests and diagnostics).
+    var activeStreams: [StreamID] { streams.keys.sorted() }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import LocationCore
+import LocationEngine
+import LocationPolicy
+import LocationService
+import Testing
+@testable import LocationDaemonClient
+
+/// The rules that keep an app's view consistent across reconnections, without sockets.
+@Suite struct AppSessionStateTests {
+    static let continuous = UpdateRequest(mode: .continuous, desiredAccuracy: 10)
+    static let single = UpdateRequest(mode: .single, desiredAccuracy: 100)
+
+    /// A state that reported `initial` and is welcomed with it.
+    static func connected(_ initial: EffectiveAuthorization = .whenInUse) -> AppSessionState {
+        var state = AppSessionState()
+        _ = state.welcomed(initial)
+        #expect(state.reportInitial() == initial)
+        return state
+    }
+
+    @Test func initialAuthorizationIsTheWelcomesOrNotDetermined() {
+        var welcomed = AppSessionState()
+        _ = welcomed.welcomed(.approximate)
+        #expect(welcomed.reportInitial() == .approximate)
+        #expect(welcomed.reportInitial() == .approximate, "fixed at the first report")
+
+        var unreachable = AppSessionState()
+        #expect(unreachable.reportInitial() == .notDetermined)
+        // A late welcome with another answer is a change the app must see.
+        let late = unreachable.welcomed(.denied)
+        #expect(late.events == [.authorizationChanged(.denied)])
+    }
+
+    @Test func requestsWaitForAWelcomeAndAreSentOnceWhenItComes() {
+        var state = AppSessionState()
+        _ = state.reportInitial()
+        #expect(state.appSent(.requestAuthorization(.whenInUse)) == nil)
+        #expect(state.appSent(.startUpdates(1, Self.continuous)) == nil)
+        #expect(state.appSent(.resumeUpdates(1)) == nil)
+        let welcome = state.welcomed(.notDetermined)
+        #expect(welcome.events.isEmpty)
+        #expect(welcome.resend == [.requestAuthorization(.whenInUse), .startUpdates(1, Self.continuous)])
+        #expect(state.appSent(.changeUpdates(1, Self.single)) == .changeUpdates(1, Self.single))
+    }
+
+    @Test func aReconnectionResendsTheLatestRequestOfEveryActiveStream() {
+        var state = Self.connected()
+        _ = state.appSent(.startUpdates(1, Self.continuous))
+        _ = state.appSent(.startUpdates(2, Self.single))
+        _ = state.appSent(.startUpdates(3, Self.continuous))
+        _ = state.appSent(.stopUpdates(3))
+        state.disconnected()
+        var changed = Self.continuous
+        changed.distanceFilter = 50
+        #expect(state.appSent(.changeUpdates(1, changed)) == nil, "nothing is sent while disconnected")
+        let welcome = state.welcomed(.whenInUse)
+        #expect(welcome.events.isEmpty, "same authorization: no callback")
+        #expect(welcome.resend == [.startUpdates(1, changed), .startUpdates(2, Self.single)])
+
+        // The single request is answered: it is not asked again after the next restart.
+        #expect(state.received(.locations(2, [.at(1)])) != nil)
+        #expect(state.received(.completed(2)) == .completed(2))
+        state.disconnected()
+        #expect(state.welcomed(.whenInUse).resend == [.startUpdates(1, changed)])
+    }
+
+    @Test func anUnansweredAuthorizationRequestIsResentOnlyWhileStillUndetermined() {
+        var state = Self.connected(.notDetermined)
+        #expect(state.appSent(.requestAuthorization(.whenInUse)) == .requestAuthorization(.whenInUse))
+        state.disconnected()
+        #expect(state.welcomed(.notDetermined).resend == [.requestAuthorization(.whenInUse)])
+        state.disconnected()
+        // Answered while the daemon was away (locationctl grant, or the prompt just before the crash).
+        let answered = state.welcomed(.whenInUse)
+        #expect(answered.events == [.authorizationChanged(.whenInUse)])
+        #expect(answered.resend.isEmpty)
+        state.disconnected()
+        #expect(state.welcomed(.whenInUse).resend.isEmpty)
+    }
+
+    @Test func anUpgradeAskedWhileDisconnectedIsSentOnceButNeverRepeated() {
+        var state = Self.connected(.whenInUse)
+        state.disconnected()
+        #expect(state.appSent(.requestAuthorization(.always)) == nil)
+        #expect(state.welcomed(.whenInUse).resend == [.requestAuthorization(.always)])
+        state.disconnected()
+        #expect(state.welcomed(.whenInUse).resend.isEmpty, "Always is asked once")
+    }
+
+    @Test func replayedAndOlderFixesAreDroppedPerStream() {
+        var state = Self.connected()
+        _ = state.appSent(.startUpdates(1, Self.continuous))
+        _ = state.appSent(.startUpdates(2, Self.continuous))
+        #expect(state.received(.locations(1, [.at(1), .at(2)])) == .locations(1, [.at(1), .at(2)]))
+        state.disconnected()
+        _ = state.welcomed(.whenInUse)
+        // A restarted daemon replays its cached last fix, then goes on.
+        #expect(state.received(.locations(1, [.at(2)])) == nil)
+        #expect(state.received(.locations(1, [.at(2), .at(3)])) == .locations(1, [.at(3)]))
+        #expect(state.received(.locations(1, [.at(2.5)])) == nil, "older than the last delivered")
+        // Another stream has its own history.
+        #expect(state.received(.locations(2, [.at(2)])) == .locations(2, [.at(2)]))
+    }
+
+    @Test func eventsOfStoppedOrUnknownStreamsAreNotDelivered() {
+        var state = Self.connected()
+        _ = state.appSent(.startUpdates(1, Self.continuous))
+        _ = state.appSent(.stopUpdates(1))
+        for event: ServiceEvent in [
+            .locations(1, [.at(1)]), .failed(1, .locationUnknown), .paused(1), .stationary(1, true),
+            .sourceFinished(1), .completed(1), .locations(9, [.at(1)]),
+        ] {
+            #expect(state.received(event) == nil, "\(event)")
+        }
+        #expect(state.activeStreams.isEmpty)
+    }
+
+    @Test func duplicateAuthorizationAndPromptEventsAreDropped() {
+        var state = Self.connected(.notDetermined)
+        #expect(state.received(.authorizationRequestInProgress(true)) == .authorizationRequestInProgress(true))
+        state.disconnected()
+        _ = state.welcomed(.notDetermined)
+        #expect(state.received(.authorizationRequestInProgress(true)) == nil, "the re-sent request prompts again")
+        #expect(state.received(.authorizationChanged(.notDetermined)) == nil)
+        #expect(state.received(.authorizationChanged(.whenInUse)) == .authorizationChanged(.whenInUse))
+        #expect(state.received(.authorizationRequestInProgress(false)) == .authorizationRequestInProgress(false))
+    }
+
+    @Test func anAuthorizationChangeBeforeTheInitialReportIsFoldedIntoIt() {
+        var state = AppSessionState()
+        _ = state.welcomed(.notDetermined)
+        #expect(state.received(.authorizationChanged(.denied)) == nil)
+        #expect(state.reportInitial() == .denied)
+    }
+}

@@ -1,0 +1,198 @@
+import Foundation
+import LocationCore
+import LocationEngine
+import LocationPolicy
+import LocationService
+import LocationWire
+import NIOCore
+import Testing
+@testable import LocationDaemonClient
+
+/// An app's connection to a (fake) daemon: handshake, events, unreachable and hung daemons, close.
+@Suite struct DaemonConnectionTests {
+    static let request = UpdateRequest(mode: .continuous, desiredAccuracy: 10)
+
+    @Test func theHandshakeGivesTheDaemonsAuthorizationAndSaysHelloFirst() throws {
+        let daemon = try FakeDaemon(authorization: .approximate)
+        try daemon.start()
+        let recorder = EventRecorder()
+        let provider = DaemonServiceProvider(socketPath: daemon.socketPath)
+        let connection = provider.connect(app: Caller.app, info: Caller.info, process: Caller.process, events: recorder.handler)
+        defer { connection.close() }
+        #expect(connection.initialAuthorization == .approximate)
+        #expect(daemon.messages(on: 1) == [.hello(version: WireProtocol.version)], "the app's claims are not sent")
+        connection.send(.requestAuthorization(.whenInUse))
+        #expect(eventually { daemon.messages(on: 1).count == 2 })
+        #expect(daemon.messages(on: 1).last == .request(.requestAuthorization(.whenInUse)))
+        #expect(recorder.events.isEmpty, "the welcome's authorization is the initial one, not a change")
+    }
+
+    @Test func eventsAndBinaryLocationsArriveInOrder() throws {
+        let daemon = try FakeDaemon(authorization: .whenInUse)
+        try daemon.start()
+        let recorder = EventRecorder()
+        let connection = DaemonServiceProvider(socketPath: daemon.socketPath)
+            .connect(app: Caller.app, info: Caller.info, process: Caller.process, events: recorder.handler)
+        defer { connection.close() }
+        connection.send(.startUpdates(1, Self.request))
+        #expect(eventually { daemon.messages(on: 1).contains(.request(.startUpdates(1, Self.request))) })
+
+        var expected: [ServiceEvent] = []
+        for second in 1...50 {
+            expected.append(.locations(1, [.at(Double(second) * 2), .at(Double(second) * 2 + 1)]))
+            if second % 10 == 0 { expected.append(.stationary(1, second % 20 == 0)) }
+        }
+        expected += [
+            .paused(1), .authorizationChanged(.approximate), .failed(1, .locationUnknown),
+            .authorizationRequestInProgress(true), .sourceFinished(1),
+        ]
+        for event in expected { try daemon.send(.event(event)) }
+        #expect(eventually { recorder.events.count == expected.count })
+        #expect(recorder.events == expected)
+        #expect(!recorder.overlapped)
+    }
+
+    @Test func anUnreachableDaemonMeansNotDeterminedAtOnceAndTheConnectionCatchesUpLater() throws {
+        let daemon = try FakeDaemon(authorization: .whenInUse)
+        let provider = DaemonServiceProvider(socketPath: daemon.socketPath)
+        let recorder = EventRecorder()
+        let started = Date()
+        let connection = provider.connect(app: Caller.app, info: Caller.info, process: Caller.process, events: recorder.handler)
+        defer { connection.close() }
+        #expect(connection.initialAuthorization == .notDetermined)
+        #expect(provider.currentAuthorization(app: Caller.app, process: Caller.process) == .notDetermined)
+        #expect(Date().timeIntervalSince(started) < 0.5, "no daemon: no waiting")
+
+        connection.send(.requestAuthorization(.whenInUse))
+        connection.send(.startUpdates(1, Self.request))
+        try daemon.start()
+        #expect(eventually { daemon.messages(on: 1).count == 3 })
+        #expect(daemon.messages(on: 1) == [
+            .hello(version: WireProtocol.version), .request(.requestAuthorization(.whenInUse)),
+            .request(.startUpdates(1, Self.request)),
+        ], "what the app asked while the daemon was away reaches it, in order")
+        #expect(eventually { recorder.authorizationChanges == [.whenInUse] })
+    }
+
+    @Test func aDaemonThatNeverAnswersDelaysConnectOnlyByTheHandshakeTimeout() throws {
+        let daemon = try FakeDaemon(authorization: .whenInUse, greeting: .silence)
+        try daemon.start()
+        let provider = DaemonServiceProvider(socketPath: daemon.socketPath, handshakeTimeout: 0.3)
+        let started = Date()
+        let connection = provider.connect(app: Caller.app, info: Caller.info, process: Caller.process) { _ in }
+        defer { connection.close() }
+        let waited = Date().timeIntervalSince(started)
+        #expect(connection.initialAuthorization == .notDetermined)
+        #expect(waited >= 0.25 && waited < 2, "waited \(waited) s")
+        #expect(provider.currentAuthorization(app: Caller.app, process: Caller.process) == .notDetermined)
+    }
+
+    @Test func aRefusingDaemonMeansNotDeterminedAndNoEvents() throws {
+        let daemon = try FakeDaemon(authorization: .whenInUse, greeting: .refuse("unsupported protocol version"))
+        try daemon.start()
+        let recorder = EventRecorder()
+        let connection = DaemonServiceProvider(socketPath: daemon.socketPath)
+            .connect(app: Caller.app, info: Caller.info, process: Caller.process, events: recorder.handler)
+        defer { connection.close() }
+        #expect(connection.initialAuthorization == .notDetermined)
+        // It keeps trying (the daemon may be upgraded): a second connection comes within the backoff.
+        #expect(eventually { daemon.connectionCount >= 2 })
+        #expect(recorder.events.isEmpty)
+    }
+
+    @Test func closeStopsEverythingAndIsSafeTwice() throws {
+        let daemon = try FakeDaemon(authorization: .whenInUse)
+        try daemon.start()
+        let recorder = EventRecorder()
+        let connection = DaemonServiceProvider(socketPath: daemon.socketPath)
+            .connect(app: Caller.app, info: Caller.info, process: Caller.process, events: recorder.handler)
+        connection.send(.startUpdates(1, Self.request))
+        #expect(eventually { daemon.messages(on: 1).count == 2 })
+        connection.close()
+        connection.close()
+        #expect(eventually { daemon.isClosed(1) }, "the socket is closed")
+        connection.send(.startUpdates(2, Self.request))
+
+        // Restarted daemon: no reconnection (the longest backoff is 1 s).
+        daemon.stop()
+        try daemon.start()
+        #expect(!eventually(timeout: 1.5) { daemon.connectionCount > 1 })
+        #expect(recorder.events.isEmpty)
+        #expect(daemon.messages(on: 1).count == 2, "nothing sent after close")
+    }
+
+    @Test func closeWhileTheDaemonIsAwayStopsTheRetries() throws {
+        let daemon = try FakeDaemon(authorization: .whenInUse)
+        let connection = DaemonServiceProvider(socketPath: daemon.socketPath)
+            .connect(app: Caller.app, info: Caller.info, process: Caller.process) { _ in }
+        connection.close()
+        try daemon.start()
+        #expect(!eventually(timeout: 1.5) { daemon.connectionCount > 0 })
+    }
+
+    @Test func currentAuthorizationUsesALiveConnectionElseAsksOnce() throws {
+        let daemon = try FakeDaemon(authorization: .approximate)
+        try daemon.start()
+        let provider = DaemonServiceProvider(socketPath: daemon.socketPath)
+        #expect(provider.currentAuthorization(app: Caller.app, process: Caller.process) == .approximate)
+        #expect(daemon.connectionCount == 1)
+        #expect(eventually { daemon.isClosed(1) }, "the one-shot connection is closed")
+
+        let connection = provider.connect(app: Caller.app, info: Caller.info, process: Caller.process) { _ in }
+        defer { connection.close() }
+        #expect(daemon.connectionCount == 2)
+        try daemon.send(.event(.authorizationChanged(.denied)))
+        #expect(eventually { provider.currentAuthorization(app: Caller.app, process: Caller.process) == .denied })
+        #expect(daemon.connectionCount == 2, "answered from the live connection")
+    }
+
+    @Test(arguments: [
+        FakeGarbage.hostileLength, FakeGarbage.brokenJSON, FakeGarbage.truncatedLocations, FakeGarbage.unknownKind,
+    ])
+    func garbageFromTheDaemonDropsTheConnectionNotTheApp(_ garbage: FakeGarbage) throws {
+        let daemon = try FakeDaemon(authorization: .whenInUse)
+        try daemon.start()
+        let recorder = EventRecorder()
+        let connection = DaemonServiceProvider(socketPath: daemon.socketPath)
+            .connect(app: Caller.app, info: Caller.info, process: Caller.process, events: recorder.handler)
+        defer { connection.close() }
+        connection.send(.startUpdates(1, Self.request))
+        #expect(eventually { daemon.messages(on: 1).count == 2 })
+        try daemon.sendRaw(garbage.bytes)
+        #expect(eventually { daemon.isClosed(1) }, "the client hangs up on a confused daemon")
+        // …and comes back, with its stream, on a fresh connection.
+        #expect(eventually { daemon.messages(on: 2).contains(.request(.startUpdates(1, Self.request))) })
+        try daemon.send(.event(.locations(1, [.at(1)])))
+        #expect(eventually { recorder.events == [.locations(1, [.at(1)])] })
+    }
+}
+
+/// Bytes no daemon should send.
+enum FakeGarbage: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case hostileLength, brokenJSON, truncatedLocations, unknownKind
+
+    var testDescription: String { rawValue }
+
+    var bytes: ByteBuffer {
+        var buffer = ByteBuffer()
+        switch self {
+        case .hostileLength:
+            buffer.writeInteger(UInt32.max)
+            buffer.writeInteger(UInt8(1))
+        case .brokenJSON:
+            buffer.writeInteger(UInt32(6))
+            buffer.writeInteger(WireCodec.Kind.json.rawValue)
+            buffer.writeString("{oops")
+        case .truncatedLocations:
+            buffer.writeInteger(UInt32(1 + 4 + 2 + 10))
+            buffer.writeInteger(WireCodec.Kind.locations.rawValue)
+            buffer.writeInteger(UInt32(1))
+            buffer.writeInteger(UInt16(1))
+            buffer.writeBytes([UInt8](repeating: 0, count: 10))
+        case .unknownKind:
+            buffer.writeInteger(UInt32(1))
+            buffer.writeInteger(UInt8(99))
+        }
+        return buffer
+    }
+}

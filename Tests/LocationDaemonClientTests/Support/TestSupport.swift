@@ -1,0 +1,82 @@
+import Foundation
+import LocationCore
+import LocationPolicy
+import LocationService
+
+/// A fresh directory with a short path (Unix socket paths are limited to 107 bytes).
+func temporaryDirectory() throws -> String {
+    var template = Array("/tmp/cl-XXXXXX".utf8CString)
+    guard let made = mkdtemp(&template) else { throw CocoaError(.fileWriteUnknown) }
+    return String(cString: made)
+}
+
+/// Polls `condition` until it holds or `timeout` passes; the deadline bounds cross-thread waits.
+@discardableResult
+func eventually(timeout: TimeInterval = 5, _ condition: () -> Bool) -> Bool {
+    let deadline = Date() + timeout
+    while Date() < deadline {
+        if condition() { return true }
+        usleep(5_000)
+    }
+    return condition()
+}
+
+/// Collects what a connection delivers, and checks that deliveries never overlap.
+final class EventRecorder: Sendable {
+    private let state = Locked((events: [ServiceEvent](), delivering: false, overlapped: false))
+
+    var events: [ServiceEvent] { state.withLock { $0.events } }
+    var overlapped: Bool { state.withLock { $0.overlapped } }
+
+    var handler: @Sendable (ServiceEvent) -> Void {
+        { event in
+            self.state.withLock { state in
+                if state.delivering { state.overlapped = true }
+                state.delivering = true
+            }
+            self.state.withLock { state in
+                state.events.append(event)
+                state.delivering = false
+            }
+        }
+    }
+
+    /// Every fix delivered, in order.
+    var fixes: [Fix] {
+        events.flatMap { event -> [Fix] in
+            if case let .locations(_, fixes) = event { return fixes }
+            return []
+        }
+    }
+
+    var authorizationChanges: [EffectiveAuthorization] {
+        events.compactMap { event in
+            if case let .authorizationChanged(authorization) = event { return authorization }
+            return nil
+        }
+    }
+}
+
+extension Fix {
+    /// A fix at `seconds` past a fixed instant.
+    static func at(_ seconds: TimeInterval, latitude: Double = 52.52) -> Fix {
+        Fix(
+            latitude: latitude, longitude: 13.405, altitude: 34, ellipsoidalAltitude: 78,
+            horizontalAccuracy: 5, verticalAccuracy: 3, speed: 1.2, speedAccuracy: 0.3,
+            course: 90, courseAccuracy: 5, timestamp: Date(timeIntervalSinceReferenceDate: 780_000_000 + seconds),
+            isSimulated: false, isProducedByAccessory: false, floor: nil)
+    }
+}
+
+extension EffectiveAuthorization {
+    static let whenInUse = EffectiveAuthorization(status: .authorizedWhenInUse, accuracy: .fullAccuracy, servicesEnabled: true)
+    static let approximate = EffectiveAuthorization(status: .authorizedWhenInUse, accuracy: .reducedAccuracy, servicesEnabled: true)
+    static let denied = EffectiveAuthorization(status: .denied, accuracy: .fullAccuracy, servicesEnabled: true)
+}
+
+/// The identity arguments `connect` takes (and the daemon client ignores).
+enum Caller {
+    static let app = AppIdentity(id: "com.example.claims", displayName: "Claims", executablePath: "/claims")
+    static let info = AppInfo()
+    static let process = ProcessStamp(pid: 1, startTime: 1)
+}
