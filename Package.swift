@@ -112,6 +112,8 @@ let package = Package(
         .testTarget(name: "LocationEngineTests", dependencies: ["LocationEngine", "LocationSources", "LocationCore"]),
         .testTarget(name: "LocationPolicyTests", dependencies: [
             "LocationPolicy", "LocationCore", .product(name: "Logging", package: "swift-log"),
+            // To craft corrupt, foreign and future store files.
+            .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .testTarget(name: "LocationPersistenceTests", dependencies: ["LocationPersistence", "LocationCore"]),
         .testTarget(name: "LocationWireTests", dependencies: [

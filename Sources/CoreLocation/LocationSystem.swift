@@ -63,7 +63,7 @@ package struct LocationSystem: Sendable {
     /// The engine, store and prompts inside the app's own process (no `locationd`).
     private static func inProcessService(logger: Logger) -> LocationService {
         let engine = LocationEngine(loop: RealtimeLoop(), sources: InProcessDefaults.sources(logger: logger))
-        let store = FileAuthorizationStore(directory: FileAuthorizationStore.defaultDirectory())
+        let store = SQLiteAuthorizationStore(directory: SQLiteAuthorizationStore.defaultDirectory())
         let service = LocationService(
             engine: engine, store: store, prompter: PrompterChain.defaultPrompter(),
             isAlive: { ProcessStamp.isAlive($0) })

@@ -35,6 +35,19 @@ public struct ProcessStamp: Sendable, Codable, Hashable {
     }
 }
 
+/// A one-time grant of precise location to an app whose user chose approximate location
+/// (`requestTemporaryFullAccuracyAuthorization(withPurposeKey:)`). It lasts until `expires`.
+public struct TemporaryFullAccuracy: Sendable, Codable, Equatable {
+    /// The key of the purpose string in the app's `NSLocationTemporaryUsageDescriptionDictionary`.
+    public var purposeKey: String
+    public var expires: Date
+
+    public init(purposeKey: String, expires: Date) {
+        self.purposeKey = purposeKey
+        self.expires = expires
+    }
+}
+
 /// What the store remembers about one app.
 public struct AppRecord: Sendable, Codable, Equatable {
     /// The user's decision. `.notDetermined` is never stored for long: resetting removes the record.
@@ -44,6 +57,8 @@ public struct AppRecord: Sendable, Codable, Equatable {
     public var alwaysRequestUsed: Bool
     /// Set when the app holds authorization through "Allow Once": it lasts while this process lives.
     public var allowOnce: ProcessStamp?
+    /// Precise location granted for a while although `accuracy` is reduced.
+    public var temporaryFullAccuracy: TemporaryFullAccuracy?
     /// Shown by `locationctl apps`.
     public var displayName: String
     public var executablePath: String
@@ -52,12 +67,14 @@ public struct AppRecord: Sendable, Codable, Equatable {
     public init(
         status: AuthorizationStatus, accuracy: AccuracyAuthorization = .fullAccuracy,
         alwaysRequestUsed: Bool = false, allowOnce: ProcessStamp? = nil,
+        temporaryFullAccuracy: TemporaryFullAccuracy? = nil,
         displayName: String, executablePath: String, updated: Date
     ) {
         self.status = status
         self.accuracy = accuracy
         self.alwaysRequestUsed = alwaysRequestUsed
         self.allowOnce = allowOnce
+        self.temporaryFullAccuracy = temporaryFullAccuracy
         self.displayName = displayName
         self.executablePath = executablePath
         self.updated = updated
@@ -77,7 +94,8 @@ public struct AuthorizationDatabase: Sendable, Codable, Equatable {
     }
 }
 
-/// What an app is allowed right now, after the global switch and Allow Once expiry are applied.
+/// What an app is allowed right now, after the global switch, Allow Once expiry and temporary full
+/// accuracy are applied.
 public struct EffectiveAuthorization: Sendable, Codable, Equatable {
     public var status: AuthorizationStatus
     public var accuracy: AccuracyAuthorization

@@ -97,9 +97,10 @@ public enum AuthorizationRules {
 }
 
 extension AuthorizationDatabase {
-    /// What `appID` may do now: the global switch and Allow Once expiry applied to its record.
+    /// What `appID` may do now: the global switch, Allow Once expiry and an unexpired temporary full
+    /// accuracy grant applied to its record.
     public func effectiveAuthorization(
-        for appID: String, isAlive: (ProcessStamp) -> Bool
+        for appID: String, isAlive: (ProcessStamp) -> Bool, now: Date = Date()
     ) -> EffectiveAuthorization {
         guard var record = apps[appID] else {
             return EffectiveAuthorization(
@@ -108,6 +109,10 @@ extension AuthorizationDatabase {
         }
         if let once = record.allowOnce, !isAlive(once) {
             record.status = .notDetermined
+            record.accuracy = .fullAccuracy
+        }
+        if record.accuracy == .reducedAccuracy, record.status.isAuthorized,
+           let temporary = record.temporaryFullAccuracy, temporary.expires > now {
             record.accuracy = .fullAccuracy
         }
         return EffectiveAuthorization(

@@ -2,7 +2,7 @@ import Foundation
 
 /// Where the user's authorization decisions live.
 ///
-/// Implementations are safe to use from any thread and, for the file store, from several processes at once.
+/// Implementations are safe to use from any thread and, for the SQLite store, from several processes at once.
 public protocol AuthorizationStore: AnyObject, Sendable {
     /// The stored database. A missing store is an empty database (services enabled, no apps).
     /// - Throws: ``AuthorizationStoreError`` when the stored data cannot be read or is corrupt;
@@ -24,12 +24,14 @@ public protocol AuthorizationStore: AnyObject, Sendable {
 /// A cheap fingerprint of a store's state: equal tokens mean "probably unchanged", different tokens
 /// mean "read again".
 ///
-/// For a file: device, inode, size, modification and status-change times in nanoseconds (every write
-/// replaces the file, and the file store makes each write's modification time strictly later than the
-/// previous one's). For the memory store: a counter.
+/// For a database file: device, inode, size, modification and status-change times in nanoseconds, and
+/// the generation counter that every write bumps (file times are as coarse as the kernel's clock tick,
+/// so two quick writes of the same size may leave them equal; the counter tells them apart). For the
+/// memory store: a counter.
 public struct StoreChangeToken: Sendable, Hashable, CustomStringConvertible {
     enum Storage: Sendable, Hashable {
-        case file(device: UInt64, inode: UInt64, size: Int64, modified: Int64, changed: Int64)
+        /// `generation` is nil when the file cannot be read as a store (corrupt, not yet initialised).
+        case database(device: UInt64, inode: UInt64, size: Int64, modified: Int64, changed: Int64, generation: Int64?)
         case missing
         case statFailed(errno: Int32)
         case counter(UInt64)
@@ -44,8 +46,9 @@ public struct StoreChangeToken: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         switch storage {
-        case let .file(device, inode, size, modified, changed):
-            "file(dev \(device), ino \(inode), \(size) bytes, mtime \(modified) ns, ctime \(changed) ns)"
+        case let .database(device, inode, size, modified, changed, generation):
+            "database(dev \(device), ino \(inode), \(size) bytes, mtime \(modified) ns, ctime \(changed) ns, "
+                + "generation \(generation.map(String.init) ?? "unreadable"))"
         case .missing: "missing"
         case let .statFailed(code): "stat failed (errno \(code))"
         case let .counter(value): "counter(\(value))"

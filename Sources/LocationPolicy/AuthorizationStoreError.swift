@@ -9,13 +9,15 @@ public struct AuthorizationStoreError: Error, Sendable, Equatable, CustomStringC
 
         /// The file exists but cannot be read (permissions, I/O error, it is a directory).
         public static let unreadable = Code("unreadable")
-        /// The file was read but is not a valid authorization database. It is left untouched.
+        /// The file was read but is not a valid authorization database (not SQLite, damaged, foreign
+        /// tables, values out of range). It is left untouched.
         public static let corrupt = Code("corrupt")
-        /// The file was written by a newer version of this software, in a format this one does not know.
+        /// The file was written by a newer version of this software, with a schema this one does not know.
         public static let unsupportedVersion = Code("unsupported version")
-        /// The store's directory or lock file cannot be created or locked.
+        /// The database stayed locked by another writer for longer than the busy timeout.
         public static let lockFailed = Code("lock failed")
-        /// Writing the new contents failed; the previous contents are intact.
+        /// Creating the directory or file, or writing the new contents, failed; the previous contents are
+        /// intact (the write was one transaction).
         public static let writeFailed = Code("write failed")
 
         public var description: String { name }

@@ -6,7 +6,7 @@ import Glibc
 import Darwin
 #endif
 
-/// The few POSIX file operations the file store needs, with errors as errno values.
+/// The few POSIX file operations the policy layer needs, with errors as errno values.
 enum POSIXFile {
     struct Failure: Error {
         var errno: Int32
@@ -16,7 +16,7 @@ enum POSIXFile {
     }
 
     /// What `stat` says about a file, in the units we use.
-    struct Status: Equatable {
+    struct Status {
         var device: UInt64
         var inode: UInt64
         var size: Int64
@@ -28,11 +28,7 @@ enum POSIXFile {
         var changedNanoseconds: Int64 { Int64(changed.tv_sec) * 1_000_000_000 + Int64(changed.tv_nsec) }
         var permissions: UInt32 { mode & 0o7777 }
         var isDirectory: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFDIR) }
-
-        static func == (lhs: Status, rhs: Status) -> Bool {
-            lhs.device == rhs.device && lhs.inode == rhs.inode && lhs.size == rhs.size && lhs.mode == rhs.mode
-                && lhs.modifiedNanoseconds == rhs.modifiedNanoseconds && lhs.changedNanoseconds == rhs.changedNanoseconds
-        }
+        var isRegularFile: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFREG) }
 
         init(_ st: stat) {
             device = UInt64(st.st_dev)
@@ -57,12 +53,6 @@ enum POSIXFile {
             if code == ENOENT { return nil }
             throw Failure(errno: code, operation: "stat")
         }
-        return Status(st)
-    }
-
-    static func status(fd: Int32) throws(Failure) -> Status {
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { throw Failure(errno: errno, operation: "fstat") }
         return Status(st)
     }
 
@@ -103,26 +93,6 @@ enum POSIXFile {
         }
     }
 
-    /// Opens (creating when needed, mode 0600) and exclusively `flock`s a lock file. Blocks until locked.
-    static func lockExclusive(path: String) throws(Failure) -> Int32 {
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { throw Failure(errno: errno, operation: "open lock file") }
-        while flock(fd, LOCK_EX) != 0 {
-            let code = errno
-            if code != EINTR {
-                close(fd)
-                throw Failure(errno: code, operation: "flock")
-            }
-        }
-        return fd
-    }
-
-    /// Releases a lock taken by ``lockExclusive(path:)``.
-    static func unlock(fd: Int32) {
-        _ = flock(fd, LOCK_UN)
-        close(fd)
-    }
-
     /// Creates `path` with mode 0700 (its parents with the default mode) unless it exists.
     static func makePrivateDirectory(path: String) throws(Failure) {
         if let existing = try status(path: path) {
@@ -147,44 +117,16 @@ enum POSIXFile {
         _ = chmod(path, 0o700)
     }
 
-    /// Makes the data at `dataPath` durable under `path`: writes a temporary file in the same directory
-    /// (mode 0600), syncs it, renames it over `path`, and syncs the directory. The modification time of
-    /// the new file is made later than `notBefore` so that change tokens always differ.
-    static func replaceAtomically(path: String, with data: Data, temporaryPath: String, notBefore: timespec?) throws(Failure) {
-        let fd = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw Failure(errno: errno, operation: "create temporary file") }
-        var renamed = false
-        defer { if !renamed { unlink(temporaryPath) } }
-        do {
-            defer { close(fd) }
-            _ = fchmod(fd, 0o600)
-            try writeAll(fd: fd, data)
-            if let previous = notBefore {
-                let now = try status(fd: fd).modified
-                if now.tv_sec < previous.tv_sec || (now.tv_sec == previous.tv_sec && now.tv_nsec <= previous.tv_nsec) {
-                    var later = previous
-                    later.tv_nsec += 1
-                    if later.tv_nsec >= 1_000_000_000 {
-                        later.tv_sec += 1
-                        later.tv_nsec = 0
-                    }
-                    var times = [later, later]
-                    _ = futimens(fd, &times)
-                }
-            }
-            guard fsync(fd) == 0 else { throw Failure(errno: errno, operation: "fsync") }
+    /// Creates an empty file with mode 0600 whatever the umask. Returns false when `path` exists.
+    static func createPrivateFile(path: String) throws(Failure) -> Bool {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            let code = errno
+            if code == EEXIST { return false }
+            throw Failure(errno: code, operation: "create")
         }
-        guard rename(temporaryPath, path) == 0 else { throw Failure(errno: errno, operation: "rename") }
-        renamed = true
-        syncDirectory(of: path)
-    }
-
-    /// Flushes a directory entry change (a rename) to disk; best effort.
-    static func syncDirectory(of path: String) {
-        let directory = (path as NSString).deletingLastPathComponent
-        let fd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_CLOEXEC | O_DIRECTORY)
-        guard fd >= 0 else { return }
-        _ = fsync(fd)
-        close(fd)
+        defer { close(fd) }
+        guard fchmod(fd, 0o600) == 0 else { throw Failure(errno: errno, operation: "fchmod") }
+        return true
     }
 }

@@ -9,8 +9,8 @@ struct StoreOptions: ParsableArguments {
         discussion: "Default: $CORELOCATION_STATE_DIR, else $XDG_STATE_HOME/corelocation, else ~/.local/state/corelocation."))
     var stateDir: String?
 
-    var store: FileAuthorizationStore {
-        FileAuthorizationStore(directory: stateDir.map { URL(fileURLWithPath: $0) } ?? FileAuthorizationStore.defaultDirectory())
+    var store: SQLiteAuthorizationStore {
+        SQLiteAuthorizationStore(directory: stateDir.map { URL(fileURLWithPath: $0) } ?? SQLiteAuthorizationStore.defaultDirectory())
     }
 
     /// Applies `body` to the store, turning store errors into one-line failures.

@@ -109,6 +109,46 @@ import Testing
         #expect(database.effectiveAuthorization(for: app.id) { _ in true }.status == .authorizedAlways)
         #expect(database.effectiveAuthorization(for: "unknown.app") { _ in true }.status == .notDetermined)
     }
+
+    @Test func temporaryFullAccuracyLastsUntilItExpires() {
+        var approximate = record(.authorizedWhenInUse)
+        approximate.accuracy = .reducedAccuracy
+        approximate.temporaryFullAccuracy = TemporaryFullAccuracy(
+            purposeKey: "Navigation", expires: now.addingTimeInterval(600))
+        let database = AuthorizationDatabase(apps: [app.id: approximate])
+        let accuracy = { (when: Date) in database.effectiveAuthorization(for: app.id, isAlive: { _ in true }, now: when).accuracy }
+        #expect(accuracy(now) == .fullAccuracy)
+        #expect(accuracy(now.addingTimeInterval(599)) == .fullAccuracy)
+        #expect(accuracy(now.addingTimeInterval(600)) == .reducedAccuracy, "expired at its expiry date")
+        #expect(accuracy(now.addingTimeInterval(3600)) == .reducedAccuracy)
+        // The default `now` is the clock: a grant that expired long ago grants nothing.
+        var expired = approximate
+        expired.temporaryFullAccuracy?.expires = Date().addingTimeInterval(-1)
+        let old = AuthorizationDatabase(apps: [app.id: expired])
+        #expect(old.effectiveAuthorization(for: app.id) { _ in true }.accuracy == .reducedAccuracy)
+    }
+
+    @Test func temporaryFullAccuracyGrantsNothingWithoutAuthorization() {
+        for status in [AuthorizationStatus.denied, .restricted, .notDetermined] {
+            var denied = record(status)
+            denied.accuracy = .reducedAccuracy
+            denied.temporaryFullAccuracy = TemporaryFullAccuracy(purposeKey: "Navigation", expires: now.addingTimeInterval(600))
+            let effective = AuthorizationDatabase(apps: [app.id: denied]).effectiveAuthorization(
+                for: app.id, isAlive: { _ in true }, now: now)
+            #expect(effective.status == status && effective.accuracy == .reducedAccuracy)
+        }
+        // Nor once the Allow Once process that held authorization has ended.
+        var once = record(.authorizedWhenInUse, once: me)
+        once.accuracy = .reducedAccuracy
+        once.temporaryFullAccuracy = TemporaryFullAccuracy(purposeKey: "Navigation", expires: now.addingTimeInterval(600))
+        let database = AuthorizationDatabase(apps: [app.id: once])
+        #expect(database.effectiveAuthorization(for: app.id, isAlive: { $0 == me }, now: now).accuracy == .fullAccuracy)
+        #expect(database.effectiveAuthorization(for: app.id, isAlive: { _ in false }, now: now).status == .notDetermined)
+        // Switched off: denied, whatever the grant.
+        var off = database
+        off.servicesEnabled = false
+        #expect(off.effectiveAuthorization(for: app.id, isAlive: { $0 == me }, now: now).status == .denied)
+    }
 }
 
 extension AuthorizationRequestOutcome {

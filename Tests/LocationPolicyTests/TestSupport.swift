@@ -42,7 +42,7 @@ func modificationNanoseconds(of path: String) -> Int64? {
     return Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
 }
 
-/// A record with a date that survives the file store's millisecond precision.
+/// A record for store tests.
 func record(_ name: String, status: AuthorizationStatus = .authorizedWhenInUse) -> AppRecord {
     AppRecord(
         status: status, displayName: name, executablePath: "/usr/bin/\(name)",

@@ -44,17 +44,19 @@ import Testing
         #expect(try ctl(["reset", "--all"]).status == 0)
         #expect((try apps(state)["apps"] as? [Any])?.isEmpty == true)
 
-        let attributes = try FileManager.default.attributesOfItem(atPath: state.appendingPathComponent("authorization.json").path)
+        let attributes = try FileManager.default.attributesOfItem(atPath: state.appendingPathComponent("authorization.sqlite").path)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
     }
 
     @Test func corruptStoreIsReportedNotOverwritten() throws {
         let state = try temporaryDirectory()
-        let file = state.appendingPathComponent("authorization.json")
+        let file = state.appendingPathComponent("authorization.sqlite")
         try Data("{not json".utf8).write(to: file)
         let output = try run(Executable.locationctl, ["grant", "com.example.maps", "--state-dir", state.path])
         #expect(output.exitedNormally && output.status == 1)
-        #expect(output.stderr.contains(file.path))
+        #expect(output.stderr.contains(file.path) && output.stderr.contains("corrupt"))
         #expect(try String(contentsOf: file, encoding: .utf8) == "{not json")
+        let apps = try run(Executable.locationctl, ["apps", "--state-dir", state.path])
+        #expect(apps.exitedNormally && apps.status == 1, "listing a corrupt store fails too")
     }
 }

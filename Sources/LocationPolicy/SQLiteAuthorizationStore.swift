@@ -1,0 +1,306 @@
+import Foundation
+import GRDB
+import LocationCore
+import Logging
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The authorization store: one SQLite database, `authorization.sqlite`, in a private directory.
+///
+/// - One file may hold several users (`locationd`'s system instance); a store object is one user's view
+///   of it. The Location Services switch is device-wide, shared by every user of the file.
+/// - The directory is created with mode 0700 on the first write, the file with mode 0600 (whatever the
+///   umask; SQLite gives its journal the database's mode). It holds decisions only, no location.
+/// - ``update(_:)`` is one `BEGIN IMMEDIATE` transaction: atomic against every other updater, thread or
+///   process, which waits up to 5 s for the lock.
+/// - A missing file is an empty database and reading creates nothing. A file that is not a valid store
+///   (not SQLite, truncated, foreign tables, a schema from a newer version) or cannot be read is an error
+///   for both ``read()`` and ``update(_:)``: never "allowed", never overwritten.
+public final class SQLiteAuthorizationStore: AuthorizationStore {
+    public static let fileName = "authorization.sqlite"
+    /// Overrides the state directory (see ``defaultDirectory(environment:)``).
+    public static let stateDirectoryEnvironmentVariable = "CORELOCATION_STATE_DIR"
+
+    public let fileURL: URL
+    public let user: UInt32
+
+    private let logger: Logger
+    /// The connection, kept while the file at `fileURL` is the one it was opened on.
+    private let connection = Locked<OpenDatabase?>(nil)
+
+    /// One user's view of a store file that may hold several users (locationd's system instance).
+    /// Nothing is created until the first write.
+    /// - Parameter user: whose apps this store reads and writes; the calling process's uid by default.
+    public init(fileURL: URL, user: UInt32 = getuid(), logger: Logger = Logger(label: "corelocation.policy")) {
+        self.fileURL = fileURL.standardizedFileURL
+        self.user = user
+        self.logger = logger
+    }
+
+    /// The store `directory/authorization.sqlite`.
+    public convenience init(directory: URL, user: UInt32 = getuid(), logger: Logger = Logger(label: "corelocation.policy")) {
+        self.init(fileURL: directory.appendingPathComponent(Self.fileName), user: user, logger: logger)
+    }
+
+    /// `$CORELOCATION_STATE_DIR`, else `$XDG_STATE_HOME/corelocation`, else `~/.local/state/corelocation`.
+    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let path = environment[stateDirectoryEnvironmentVariable], !path.isEmpty {
+            return URL(fileURLWithPath: path, isDirectory: true)
+        }
+        return XDGDirectories.stateHome(environment: environment).appendingPathComponent("corelocation", isDirectory: true)
+    }
+
+    // MARK: - AuthorizationStore
+
+    /// This user's apps and the device-wide switch. A store written by an older version is upgraded
+    /// in place first.
+    public func read() throws -> AuthorizationDatabase {
+        guard let queue = try openDatabase(creating: false) else { return AuthorizationDatabase() }
+        do {
+            let user = self.user
+            let stored: AuthorizationDatabase? = try queue.read { db in
+                switch try AuthorizationSchema.state(db) {
+                case .empty: return AuthorizationDatabase()
+                case .current: return try AuthorizationRows.load(db, user: user)
+                case .behind: return nil
+                case .newer(let unknown): throw self.unsupportedVersion(unknown)
+                case .foreign: throw self.foreignSchema()
+                }
+            }
+            if let stored { return stored }
+            // Written by an older version: upgrade it, then read.
+            try prepareSchema(queue)
+            return try queue.read { try AuthorizationRows.load($0, user: user) }
+        } catch {
+            throw storeError(error, writing: false)
+        }
+    }
+
+    /// Runs `body` inside the write transaction. `body` must not call this store object again (GRDB
+    /// connections are not reentrant); other store objects on the same file just wait for the lock.
+    @discardableResult
+    public func update(_ body: (inout AuthorizationDatabase) throws -> Void) throws -> AuthorizationDatabase {
+        guard let queue = try openDatabase(creating: true) else {
+            throw AuthorizationStoreError(code: .writeFailed, path: fileURL.path, reason: "the file disappeared while opening it")
+        }
+        let user = self.user
+        do {
+            try prepareSchema(queue)
+            let (database, changed) = try queue.write { db -> (AuthorizationDatabase, Bool) in
+                // Checked again inside the lock: a newer version may have migrated the file meanwhile.
+                switch try AuthorizationSchema.state(db) {
+                case .current: break
+                case .newer(let unknown): throw self.unsupportedVersion(unknown)
+                case .empty, .behind, .foreign: throw self.foreignSchema()
+                }
+                let current = try AuthorizationRows.load(db, user: user)
+                var database = current
+                do {
+                    try body(&database)
+                } catch {
+                    throw BodyFailure(error: error)
+                }
+                let changed = AuthorizationRows.normalized(database)
+                guard changed != current else { return (current, false) }
+                try AuthorizationRows.save(changed, replacing: current, db, user: user)
+                return (changed, true)
+            }
+            try makePrivate()
+            if changed {
+                logger.debug("authorization store written", metadata: [
+                    "path": "\(fileURL.path)", "user": "\(user)", "apps": "\(database.apps.count)",
+                ])
+            }
+            return database
+        } catch let failure as BodyFailure {
+            throw failure.error
+        } catch {
+            throw storeError(error, writing: true)
+        }
+    }
+
+    public func changeToken() -> StoreChangeToken {
+        let status: POSIXFile.Status
+        do {
+            guard let found = try POSIXFile.status(path: fileURL.path) else {
+                connection.withLock { $0 = nil }
+                return StoreChangeToken(.missing)
+            }
+            status = found
+        } catch {
+            return StoreChangeToken(.statFailed(errno: error.errno))
+        }
+        // A file that cannot be opened or has no settings yet still has a stat: its token changes when
+        // it is replaced or repaired.
+        let open = status.isRegularFile ? try? queue(for: status) : nil
+        let generation = try? open?.read { try AuthorizationRows.generation($0) }
+        return StoreChangeToken(.database(
+            device: status.device, inode: status.inode, size: status.size,
+            modified: status.modifiedNanoseconds, changed: status.changedNanoseconds, generation: generation))
+    }
+
+    // MARK: - Connection
+
+    private struct OpenDatabase {
+        var queue: DatabaseQueue
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    /// Wraps an error thrown by an update's body, so it is rethrown as it is rather than as a store error.
+    private struct BodyFailure: Error {
+        var error: any Error
+    }
+
+    /// Serialises creating the file and opening connections within this process. SQLite's locks are
+    /// POSIX record locks, which a process loses on *every* descriptor of a file when it closes *any*;
+    /// so no store may open the database while another closes the descriptor it created the file with.
+    private static let fileAccess = Locked(())
+
+    /// The connection to the file at `fileURL` now, reopened when the file was replaced. Nil when there
+    /// is no file and `creating` is false; with `creating`, the directory (0700) and an empty file (0600)
+    /// are created first.
+    private func openDatabase(creating: Bool) throws -> DatabaseQueue? {
+        let path = fileURL.path
+        var status = try fileStatus()
+        if status == nil {
+            guard creating else {
+                connection.withLock { $0 = nil }
+                return nil
+            }
+            try createFile()
+            status = try fileStatus()
+        }
+        guard let status else { return nil }
+        guard status.isRegularFile else {
+            throw AuthorizationStoreError(code: .unreadable, path: path, reason: "not a regular file")
+        }
+        do {
+            return try queue(for: status)
+        } catch {
+            throw storeError(error, writing: creating)
+        }
+    }
+
+    private func queue(for status: POSIXFile.Status) throws -> DatabaseQueue {
+        try connection.withLock { open in
+            if let open, open.device == status.device, open.inode == status.inode { return open.queue }
+            open = nil
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(5)
+            configuration.label = "corelocation.authorization"
+            let queue = try Self.fileAccess.withLock { _ in
+                try DatabaseQueue(path: fileURL.path, configuration: configuration)
+            }
+            open = OpenDatabase(queue: queue, device: status.device, inode: status.inode)
+            return queue
+        }
+    }
+
+    /// A store file readable by others (copied in, created by another tool) is made private by the
+    /// first update, once that has read it as a valid store: a corrupt file is left exactly as it was.
+    private func makePrivate() throws {
+        let path = fileURL.path
+        guard let status = try fileStatus(), status.permissions & 0o077 != 0 else { return }
+        guard chmod(path, status.permissions & 0o700) == 0 else {
+            throw AuthorizationStoreError(
+                code: .writeFailed, path: path,
+                reason: POSIXFile.Failure(errno: errno, operation: "make the store private (chmod)").reason)
+        }
+        logger.notice("made the authorization store private (it was readable by others)", metadata: [
+            "path": "\(path)", "mode": "\(String(status.permissions, radix: 8))",
+        ])
+    }
+
+    private func fileStatus() throws -> POSIXFile.Status? {
+        do {
+            return try POSIXFile.status(path: fileURL.path)
+        } catch {
+            throw AuthorizationStoreError(code: .unreadable, path: fileURL.path, reason: error.reason)
+        }
+    }
+
+    private func createFile() throws {
+        let directory = fileURL.deletingLastPathComponent().path
+        do {
+            try POSIXFile.makePrivateDirectory(path: directory)
+        } catch {
+            throw AuthorizationStoreError(code: .writeFailed, path: directory, reason: error.reason)
+        }
+        let path = fileURL.path
+        let created = try Self.fileAccess.withLock { _ in
+            do throws(POSIXFile.Failure) {
+                return try POSIXFile.createPrivateFile(path: path)
+            } catch {
+                throw AuthorizationStoreError(code: .writeFailed, path: path, reason: error.reason)
+            }
+        }
+        if created { logger.debug("authorization store created", metadata: ["path": "\(fileURL.path)"]) }
+    }
+
+    /// Brings a new or older file to the current schema; refuses newer and foreign ones.
+    private func prepareSchema(_ queue: DatabaseQueue) throws {
+        switch try queue.read(AuthorizationSchema.state) {
+        case .current:
+            return
+        case .newer(let unknown):
+            throw unsupportedVersion(unknown)
+        case .foreign:
+            throw foreignSchema()
+        case .empty, .behind:
+            do {
+                try AuthorizationSchema.migrator.migrate(queue)
+            } catch {
+                // Two processes creating the store at once: the loser's migration fails because the
+                // winner's tables exist. That is success.
+                guard try queue.read(AuthorizationSchema.state) == .current else { throw error }
+            }
+        }
+    }
+
+    // MARK: - Errors
+
+    private func unsupportedVersion(_ unknown: [String]) -> AuthorizationStoreError {
+        AuthorizationStoreError(
+            code: .unsupportedVersion, path: fileURL.path,
+            reason: "its schema has migrations this version does not know (\(unknown.joined(separator: ", ")))")
+    }
+
+    private func foreignSchema() -> AuthorizationStoreError {
+        AuthorizationStoreError(
+            code: .corrupt, path: fileURL.path, reason: "a SQLite database, but not an authorization store")
+    }
+
+    /// Says what went wrong in the store's terms; a database that cannot be understood is `.corrupt`.
+    private func storeError(_ error: any Error, writing: Bool) -> AuthorizationStoreError {
+        let path = fileURL.path
+        if let error = error as? AuthorizationStoreError { return error }
+        if let corruption = error as? AuthorizationRows.Corruption {
+            return AuthorizationStoreError(code: .corrupt, path: path, reason: corruption.reason)
+        }
+        guard let error = error as? DatabaseError else {
+            return AuthorizationStoreError(code: writing ? .writeFailed : .unreadable, path: path, reason: "\(error)")
+        }
+        let message = error.message ?? "\(error.resultCode)"
+        switch error.resultCode {
+        case .SQLITE_NOTADB:
+            return AuthorizationStoreError(code: .corrupt, path: path, reason: "not a SQLite database (\(message))")
+        case .SQLITE_CORRUPT, .SQLITE_FORMAT, .SQLITE_RANGE:
+            return AuthorizationStoreError(code: .corrupt, path: path, reason: "SQLite: \(message)")
+        case .SQLITE_ERROR, .SQLITE_MISMATCH, .SQLITE_SCHEMA:
+            // "no such table/column": the file claims our schema but does not have it.
+            return AuthorizationStoreError(code: .corrupt, path: path, reason: "not the expected tables: \(message)")
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return AuthorizationStoreError(
+                code: .lockFailed, path: path, reason: "still locked by another writer after 5 s (\(message))")
+        case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
+            return AuthorizationStoreError(code: .unreadable, path: path, reason: message)
+        default:
+            return AuthorizationStoreError(code: writing ? .writeFailed : .unreadable, path: path, reason: message)
+        }
+    }
+}
