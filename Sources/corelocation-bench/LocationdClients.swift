@@ -132,7 +132,6 @@ private func connectClient(
     let channel = try ClientBootstrap(group: loop)
         .channelInitializer { channel in
             channel.eventLoop.makeCompletedFuture {
-                try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(WireFrameDecoder()))
                 try channel.pipeline.syncOperations.addHandler(
                     FanOutClientHandler(welcomed: welcomed, expectedFixes: expectedFixes))
             }
