@@ -16,6 +16,7 @@ import LocationGeodesy
 // or:    corelocation-bench nmea FILE [--repeat R] [--chunk BYTES]   (see NMEABench.swift)
 // or:    corelocation-bench locationd-clients --socket PATH [--clients N] [--seconds S] --out FILE
 //        (N apps on one locationd, see LocationdClients.swift)
+// or:    corelocation-bench fanout-floor --socket PATH --feed PORT --clients N   (see FanOutFloor.swift)
 
 struct Options {
     var count = 2_000_000
@@ -78,6 +79,9 @@ if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "nmea" {
 }
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "locationd-clients" {
     runLocationdClients(Array(CommandLine.arguments.dropFirst(2)))
+}
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "fanout-floor" {
+    runFanOutFloor(Array(CommandLine.arguments.dropFirst(2)))
 }
 
 let options = Options(CommandLine.arguments)
