@@ -114,6 +114,11 @@ def row(args):
         first = gpspipe_deliveries(args.gpspipe)
     latencies = sorted((recv_ns - measured[fix_ms]) / 1e6
                        for (_, fix_ms), recv_ns in first.items() if fix_ms in measured)
+    received = {}
+    for (client, fix_ms) in first:
+        if fix_ms in measured:
+            received[client] = received.get(client, 0) + 1
+    short_clients = args.clients - sum(1 for count in received.values() if count == len(measured))
     result = {
         "daemon": args.daemon, "clients": args.clients,
         "delivered": len(latencies), "expected": len(measured) * args.clients,
@@ -121,6 +126,7 @@ def row(args):
         "p50_ms": percentile(latencies, 0.50), "p99_ms": percentile(latencies, 0.99),
         "max_ms": latencies[-1] if latencies else math.nan,
         "negative": sum(1 for value in latencies if value < 0),
+        "short_clients": short_clients,
         "cpu_percent": cpu_percent,
     }
     print(json.dumps(result))
@@ -136,9 +142,19 @@ def table(args):
         print(f"{r['daemon']:<10} {r['clients']:>7} {delivered:>25} {r['p50_ms']:>7.2f} {r['p99_ms']:>7.2f} "
               f"{r['max_ms']:>7.2f} {r['cpu_percent']:>9.1f}%")
     for r in rows:
+        if r["delivered"] < r["expected"]:
+            print(f"note: {r['daemon']} ({r['clients']} clients): {r['expected'] - r['delivered']:,} fixes missing, "
+                  f"at {r['short_clients']} client(s)")
         if r["negative"]:
             print(f"warning: {r['daemon']} ({r['clients']} clients): {r['negative']} deliveries before their "
                   "send time: clocks disagree?")
+    floors = {r["clients"]: r for r in rows if r["daemon"] == "floor"}
+    for r in rows:
+        floor = floors.get(r["clients"])
+        if r["daemon"] == "locationd" and floor:
+            print(f"floor = the same clients on an ideal server (one write per client per fix): locationd adds "
+                  f"{r['p50_ms'] - floor['p50_ms']:+.2f} ms at p50, {r['p99_ms'] - floor['p99_ms']:+.2f} ms at p99 "
+                  f"({r['clients']} clients)")
     for r in rows:
         if r["daemon"] == "locationd" and r["clients"] >= 1000:
             ok = (r["p99_ms"] <= TARGET_P99_MS and r["cpu_percent"] <= TARGET_CPU_PERCENT

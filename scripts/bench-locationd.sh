@@ -10,10 +10,13 @@
 # gpsd accepts at most 64 clients (Debian 3.22's compile-time limit; the 65th is told "no
 # subscriber slots available"), so gpsd runs with min(N, 64) and locationd also runs with that N.
 # CPU: utime + stime of the daemon (/proc/PID/stat) over the window ÷ the window's wall time.
+# The "floor" row is the same clients against an ideal server (corelocation-bench fanout-floor): the
+# latency the kernel and the clients themselves add; locationd's own share is the difference.
 #
 # Usage: scripts/bench-locationd.sh [CLIENTS] [SECONDS]      (default 1000 clients, 30 s)
 # Needs python3, and gpsd + gpspipe for the comparison (Debian: apt-get install gpsd gpsd-clients).
-# KEEP=1 keeps the temporary directory (logs, raw deliveries) and prints its path.
+# KEEP=1 keeps the temporary directory (logs, raw deliveries) and prints its path; CLIENT_THREADS=T
+# gives the clients T event loop threads (default 1).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -94,19 +97,12 @@ measure_window() {
 clients_ready() { grep -q '^ready ' "$1"; }
 process_alive() { kill -0 "$1" 2>/dev/null; }
 
-run_locationd() {
-    local n="$1" dir="$WORK/locationd-$1"
-    mkdir -p "$dir/state"
-    echo "bench-locationd: locationd, $n clients, ${DURATION} s" >&2
-    "$BIN/locationctl" grant "$BIN/corelocation-bench" --state-dir "$dir/state" >/dev/null
-    start_feeder "$dir"
-    "$BIN/locationd" --socket "$dir/d.sock" --state-dir "$dir/state" \
-        --source "nmea:tcp://127.0.0.1:$FEED_PORT" >"$dir/daemon.log" 2>&1 &
-    local daemon=$!
-    PIDS+=("$daemon")
-    wait_for "locationd's socket" 20 test -S "$dir/d.sock"
+# run_clients DIR N DAEMON_PID: corelocation-bench's N clients on DIR/d.sock, the window measured.
+run_clients() {
+    local dir="$1" n="$2" daemon="$3"
     "$BIN/corelocation-bench" locationd-clients --socket "$dir/d.sock" --clients "$n" \
-        --seconds $((WARMUP + DURATION + 2)) --out "$dir/deliveries.tsv" >"$dir/clients.out" 2>&1 &
+        --seconds $((WARMUP + DURATION + 2)) --threads "${CLIENT_THREADS:-1}" \
+        --out "$dir/deliveries.tsv" >"$dir/clients.out" 2>&1 &
     local clients=$!
     PIDS+=("$clients")
     if ! wait_for "$n clients to be welcomed" 120 clients_ready "$dir/clients.out"; then
@@ -119,8 +115,40 @@ run_locationd() {
         cat "$dir/clients.out" >&2
         return 1
     fi
+}
+
+run_locationd() {
+    local n="$1" dir="$WORK/locationd-$1"
+    mkdir -p "$dir/state"
+    echo "bench-locationd: locationd, $n clients, ${DURATION} s" >&2
+    "$BIN/locationctl" grant "$BIN/corelocation-bench" --state-dir "$dir/state" >/dev/null
+    start_feeder "$dir"
+    "$BIN/locationd" --socket "$dir/d.sock" --state-dir "$dir/state" \
+        --source "nmea:tcp://127.0.0.1:$FEED_PORT" >"$dir/daemon.log" 2>&1 &
+    local daemon=$!
+    PIDS+=("$daemon")
+    wait_for "locationd's socket" 20 test -S "$dir/d.sock"
+    run_clients "$dir" "$n" "$daemon"
     stop_run
     python3 scripts/bench-locationd-report.py row --daemon locationd --clients "$n" \
+        --feeder "$dir/feed.tsv" --window "$dir/window.txt" --locationd "$dir/deliveries.tsv" >>"$WORK/rows.jsonl"
+}
+
+# The same clients against the cheapest possible server (corelocation-bench fanout-floor: one
+# write(2) per client per fix, nothing else): what the kernel and the clients cost by themselves.
+run_floor() {
+    local n="$1" dir="$WORK/floor-$1"
+    mkdir -p "$dir"
+    echo "bench-locationd: ideal fan-out server (floor), $n clients, ${DURATION} s" >&2
+    start_feeder "$dir"
+    "$BIN/corelocation-bench" fanout-floor --socket "$dir/d.sock" --feed "$FEED_PORT" --clients "$n" \
+        >"$dir/daemon.log" 2>&1 &
+    local daemon=$!
+    PIDS+=("$daemon")
+    wait_for "the floor server's socket" 20 test -S "$dir/d.sock"
+    run_clients "$dir" "$n" "$daemon"
+    stop_run
+    python3 scripts/bench-locationd-report.py row --daemon floor --clients "$n" \
         --feeder "$dir/feed.tsv" --window "$dir/window.txt" --locationd "$dir/deliveries.tsv" >>"$WORK/rows.jsonl"
 }
 
@@ -160,6 +188,7 @@ run_gpsd() {
 
 EQUAL_N=$((CLIENTS < GPSD_MAX_CLIENTS ? CLIENTS : GPSD_MAX_CLIENTS))
 run_locationd "$CLIENTS"
+run_floor "$CLIENTS"
 if [ "$RUN_GPSD" = 1 ]; then
     if [ "$EQUAL_N" -ne "$CLIENTS" ]; then run_locationd "$EQUAL_N"; fi
     run_gpsd "$EQUAL_N"
