@@ -53,6 +53,17 @@ public final class LocationEngine: @unchecked Sendable {
         return EngineSubscription(id: id, engine: self)
     }
 
+    /// Gives the engine a last known fix from before it started (e.g. `locationd`'s sealed copy from
+    /// its previous run), handed to new subscribers like any cached fix. Ignored once the engine has
+    /// a fix of its own.
+    public func restoreLastFix(_ fix: Fix) {
+        loop.execute {
+            guard self.lastFix == nil, fix.hasValidPosition else { return }
+            self.lastFix = fix
+            self.publish()
+        }
+    }
+
     // MARK: Subscription control (called by EngineSubscription)
 
     func update(_ id: UInt64, request: UpdateRequest) {

@@ -24,6 +24,9 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
     private var storeError: String?
     private var lastToken: StoreChangeToken?
     private var pendingPrompts: Set<String> = []
+    /// Pending prompts nobody could answer, by app id, with the process that asked: asked again by
+    /// ``retryPendingPrompts()`` (e.g. when `locationd` gains a prompt agent).
+    private var unanswered: [String: (prompt: PromptRequest, process: ProcessStamp)] = [:]
     private var watching: ScheduledWork?
 
     /// - Parameters:
@@ -70,7 +73,17 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
         loop.execute {
             guard let client = self.clients.removeValue(forKey: id) else { return }
             for stream in client.streams.values { stream.subscription?.cancel() }
+            self.forgetUnansweredPromptIfNobodyWaits(client.app.id)
         }
+    }
+
+    /// An unanswered prompt of an app that has no connection left is dropped, so the app's next
+    /// launch asks afresh instead of finding a request "in progress" that nobody will ever answer.
+    /// (A prompt a prompter is still working on is kept: its answer is recorded when it comes.)
+    private func forgetUnansweredPromptIfNobodyWaits(_ appID: String) {
+        guard unanswered[appID] != nil, !clients.values.contains(where: { $0.app.id == appID }) else { return }
+        unanswered[appID] = nil
+        pendingPrompts.remove(appID)
     }
 
     // MARK: Watching the store
@@ -142,15 +155,15 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
     }
 
     private func reauthorize(clientID id: UInt64) {
-        guard var client = clients[id] else { return }
+        guard let client = clients[id] else { return }
         let now = effective(for: client.app.id, process: client.process)
         let changed = now != client.authorization
         let accuracyChanged = now.accuracy != client.authorization.accuracy
         client.authorization = now
-        clients[id] = client
         if changed { client.events(.authorizationChanged(now)) }
         if pendingPrompts.contains(client.app.id), now.status != .notDetermined {
             pendingPrompts.remove(client.app.id)
+            unanswered[client.app.id] = nil
             notifyApp(client.app.id, .authorizationRequestInProgress(false))
         }
         for streamID in client.streams.keys { enforce(clientID: id, streamID: streamID, accuracyChanged: accuracyChanged) }
@@ -182,10 +195,34 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
         case .prompt(let prompt):
             pendingPrompts.insert(client.app.id)
             notifyApp(client.app.id, .authorizationRequestInProgress(true))
-            let process = client.process
-            guard let prompter else { return answered(nil, prompt: prompt, process: process) }
-            prompter.prompt(prompt) { answer in
-                self.loop.execute { self.answered(answer, prompt: prompt, process: process) }
+            ask(prompt, process: client.process)
+        }
+    }
+
+    private func ask(_ prompt: PromptRequest, process: ProcessStamp) {
+        guard let prompter else { return answered(nil, prompt: prompt, process: process) }
+        prompter.prompt(prompt) { answer in
+            self.loop.execute { self.answered(answer, prompt: prompt, process: process) }
+        }
+    }
+
+    /// Asks the prompter again for every request left pending because nobody could answer it — for
+    /// `locationd` when a prompt agent registers, so an app waiting since before the agent started
+    /// gets asked. A request whose app has no connection left is dropped instead.
+    public func retryPendingPrompts() {
+        loop.execute {
+            let waiting = self.unanswered
+            self.unanswered.removeAll()
+            for (appID, entry) in waiting.sorted(by: { $0.key < $1.key }) {
+                // The process that asked, if still connected, else another running instance of the
+                // app: Allow Once must go to a process that is still there.
+                let connected = self.clients.values.filter { $0.app.id == appID }
+                guard let process = connected.first(where: { $0.process == entry.process })?.process
+                        ?? connected.first?.process else {
+                    self.pendingPrompts.remove(appID)
+                    continue
+                }
+                self.ask(entry.prompt, process: process)
             }
         }
     }
@@ -193,6 +230,9 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
     private func answered(_ answer: PromptAnswer?, prompt: PromptRequest, process: ProcessStamp) {
         let app = prompt.app
         guard let answer else {
+            // Settled meanwhile (e.g. `locationctl grant`): nothing is waiting any more.
+            guard pendingPrompts.contains(app.id) else { return }
+            unanswered[app.id] = (prompt, process)
             logger.notice("""
                 \(app.displayName) is waiting for location authorization and nobody can answer here \
                 (no terminal, no prompt policy). Answer with `locationctl grant \(app.id)` (with `--always` or \
@@ -211,6 +251,7 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
             logger.error("could not record the authorization answer", metadata: ["error": "\(error)"])
         }
         pendingPrompts.remove(app.id)
+        unanswered[app.id] = nil
         notifyApp(app.id, .authorizationRequestInProgress(false))
         reloadStore(force: true)
     }
@@ -296,7 +337,7 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
             var shown = fixes
             if Self.isApproximate(stream.request, client.authorization) {
                 shown = fixes.compactMap { stream.approximate.filter($0) }
-                clients[id]?.streams[streamID] = stream
+                client.streams[streamID] = stream
             }
             if !shown.isEmpty { client.events(.locations(streamID, shown)) }
         case .locationUnknown:
@@ -314,13 +355,24 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
     }
 }
 
-private struct Client {
+/// A connected client (loop-confined). A class: every fix for every stream looks its client up, and
+/// copying a struct of identity, Info.plist keys and streams there cost more than the delivery itself.
+private final class Client {
     let app: AppIdentity
     let info: AppInfo
     let process: ProcessStamp
     let events: @Sendable (ServiceEvent) -> Void
     var authorization: EffectiveAuthorization
     var streams: [StreamID: Stream] = [:]
+
+    init(app: AppIdentity, info: AppInfo, process: ProcessStamp, events: @escaping @Sendable (ServiceEvent) -> Void,
+         authorization: EffectiveAuthorization) {
+        self.app = app
+        self.info = info
+        self.process = process
+        self.events = events
+        self.authorization = authorization
+    }
 }
 
 private struct Stream {

@@ -53,3 +53,36 @@ import Testing
         }
     }
 }
+
+/// `configuredSources`: what an engine (in-process or locationd) actually runs.
+@Suite struct ConfiguredSourcesTests {
+    private func directory() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sources-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    @Test func configuredSpecsBecomeSourcesInOrder() throws {
+        let directory = try directory()
+        let sources = SourceConfiguration.configuredSources(
+            environment: ["CORELOCATION_SOURCE": "fixed:1,2;sim:walk"],
+            userFile: directory.appendingPathComponent("user"), systemFile: directory.appendingPathComponent("system"))
+        #expect(sources.map(\.descriptor.name) == ["fixed:1.0,2.0,5.0", "sim:walk"])
+    }
+
+    @Test func nothingConfiguredRunsTheSimulatedDrive() throws {
+        let directory = try directory()
+        let sources = SourceConfiguration.configuredSources(
+            environment: [:], userFile: directory.appendingPathComponent("user"), systemFile: directory.appendingPathComponent("system"))
+        #expect(sources.map(\.descriptor.name) == [SourceConfiguration.fallbackSpec])
+    }
+
+    @Test func aBrokenConfigurationRunsNoSourceRatherThanASimulation() throws {
+        let directory = try directory()
+        let user = directory.appendingPathComponent("user")
+        try "sim:moon\n".write(to: user, atomically: true, encoding: .utf8)
+        let sources = SourceConfiguration.configuredSources(
+            environment: [:], userFile: user, systemFile: directory.appendingPathComponent("system"))
+        #expect(sources.isEmpty)
+    }
+}

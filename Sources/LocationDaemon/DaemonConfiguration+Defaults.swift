@@ -1,0 +1,47 @@
+import Foundation
+import LocationPersistence
+import LocationPolicy
+import LocationWire
+import Logging
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension DaemonConfiguration {
+    /// `DaemonPaths.userSocket()` for a user instance, `DaemonPaths.systemSocket` for the system's.
+    public static func defaultSocketPath(
+        for instance: Instance, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> String {
+        instance == .user ? DaemonPaths.userSocket(environment: environment) : DaemonPaths.systemSocket
+    }
+
+    /// A user instance keeps its state where the in-process engine does (one store, whichever runs);
+    /// the system instance in `DaemonPaths.systemStateDirectory`.
+    public static func defaultStateDirectory(
+        for instance: Instance, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> URL {
+        instance == .user
+            ? SQLiteAuthorizationStore.defaultDirectory(environment: environment)
+            : URL(fileURLWithPath: DaemonPaths.systemStateDirectory, isDirectory: true)
+    }
+
+    /// Each user's view of the one authorization store in `directory` (`authorization.sqlite`).
+    public static func standardStores(in directory: URL) -> @Sendable (uid_t) -> any AuthorizationStore {
+        { uid in SQLiteAuthorizationStore(directory: directory, user: uid) }
+    }
+
+    /// The sealed last location in `directory`, or nil (logged) when its key cannot be loaded or made:
+    /// the daemon then runs without one rather than not at all.
+    public static func standardLastLocationStore(in directory: URL, logger: Logger) -> (any LastLocationStorage)? {
+        do {
+            return try LastLocationStore(directory: directory)
+        } catch {
+            logger.error("the last known location will not be kept across restarts", metadata: ["error": "\(error)"])
+            return nil
+        }
+    }
+}
+
+/// The sealed file of `LocationPersistence` is the daemon's last-location storage.
+extension LastLocationStore: LastLocationStorage {}

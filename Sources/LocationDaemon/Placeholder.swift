@@ -1,1 +1,0 @@
-// Placeholder: filled by issue #4's work.

@@ -1,0 +1,62 @@
+import LocationCore
+import LocationEngine
+import Logging
+import NIOCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The daemon's shared state that connections reach: one session per user (created lazily), and the
+/// open client channels (so `stop()` can close them).
+final class SessionRegistry: Sendable {
+    let configuration: DaemonConfiguration
+    let engine: LocationEngine
+    private let logger: Logger
+    private let sessions = Locked<[uid_t: UserSession]>([:])
+    private let channels = Locked<[ObjectIdentifier: any Channel]>([:])
+    private let outboxes = Locked<[ObjectIdentifier: EventLoopOutbox]>([:])
+
+    init(configuration: DaemonConfiguration, engine: LocationEngine, logger: Logger) {
+        self.configuration = configuration
+        self.engine = engine
+        self.logger = logger
+    }
+
+    func session(for uid: uid_t) -> UserSession {
+        sessions.withLock { sessions in
+            if let existing = sessions[uid] { return existing }
+            let session = UserSession(uid: uid, engine: engine, configuration: configuration, logger: logger)
+            sessions[uid] = session
+            return session
+        }
+    }
+
+    var allSessions: [UserSession] { sessions.withLock { Array($0.values) } }
+
+    /// Re-reads every user's store now (after the device-wide Location Services switch changed).
+    func refreshAll() {
+        for session in allSessions { session.service.refreshAuthorization() }
+    }
+
+    func track(_ channel: any Channel) {
+        let key = ObjectIdentifier(channel)
+        channels.withLock { $0[key] = channel }
+        channel.closeFuture.whenComplete { [channels] _ in
+            channels.withLock { $0[key] = nil }
+        }
+    }
+
+    var openChannels: [any Channel] { channels.withLock { Array($0.values) } }
+
+    /// The outbox of an event loop (one per loop, shared by its connections).
+    func outbox(for eventLoop: any EventLoop) -> EventLoopOutbox {
+        outboxes.withLock { outboxes in
+            let key = ObjectIdentifier(eventLoop)
+            if let existing = outboxes[key] { return existing }
+            let outbox = EventLoopOutbox(eventLoop: eventLoop)
+            outboxes[key] = outbox
+            return outbox
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// Placeholder: the daemon's entry point (issue #4).

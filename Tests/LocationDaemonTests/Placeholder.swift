@@ -1,1 +1,0 @@
-// Tests arrive with issue #4's work.

@@ -1,0 +1,117 @@
+import Foundation
+import LocationCore
+import LocationPolicy
+import LocationSources
+@testable import LocationDaemon
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A fresh directory with a short path (Unix socket paths are limited to 107 bytes).
+func makeShortTemporaryDirectory() throws -> URL {
+    var template = Array("/tmp/cl-XXXXXX".utf8CString)
+    guard let made = mkdtemp(&template) else { throw WireClientError("mkdtemp: \(String(cString: strerror(errno)))") }
+    return URL(fileURLWithPath: String(cString: made), isDirectory: true)
+}
+
+/// A daemon running in this process on a temporary socket, with its own state directory, no prompt
+/// policy, and (optionally) a fake `/proc` that decides who this process appears to be.
+final class DaemonFixture: @unchecked Sendable {
+    let directory: URL
+    let socketPath: String
+    let store: any AuthorizationStore
+    let fakeProc: FakeProc?
+    let daemon: LocationDaemon
+
+    /// - Parameters:
+    ///   - store: every user's store (default: a fresh memory store).
+    ///   - fakeProc: identify clients through a fake `/proc` (see ``FakeProc/present(_:)``).
+    ///   - configure: last changes to the configuration before the daemon starts.
+    init(
+        sources: [any LocationSource], store: (any AuthorizationStore)? = nil, fakeProc: Bool = false,
+        configure: (inout DaemonConfiguration) -> Void = { _ in }
+    ) throws {
+        directory = try makeShortTemporaryDirectory()
+        socketPath = directory.path + "/d.sock"
+        let store = store ?? MemoryAuthorizationStore()
+        self.store = store
+        self.fakeProc = fakeProc ? try FakeProc(root: directory.appendingPathComponent("proc")) : nil
+        var configuration = DaemonConfiguration(
+            instance: .user, socketPath: socketPath, stateDirectory: directory.appendingPathComponent("state"),
+            sources: sources, storeFactory: { _ in store },
+            promptEnvironment: ["HOME": directory.path, "XDG_CONFIG_HOME": directory.appendingPathComponent("config").path],
+            systemPolicyFile: directory.appendingPathComponent("no-system-policy.json"),
+            procRoot: self.fakeProc?.root.path ?? "/proc",
+            eventLoopThreads: 1)
+        configure(&configuration)
+        daemon = LocationDaemon(configuration: configuration)
+        try daemon.start()
+    }
+
+    func client(reading: Bool = true) throws -> WireClient {
+        try WireClient(socketPath: socketPath, reading: reading)
+    }
+
+    /// A client that has said hello and been welcomed.
+    func welcomedClient() async throws -> (client: WireClient, identity: AppIdentity, authorization: EffectiveAuthorization) {
+        let client = try client()
+        let (identity, authorization) = try await client.hello()
+        return (client, identity, authorization)
+    }
+
+    deinit {
+        daemon.stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+/// A fake `/proc` holding one entry: this process's pid, with the real `stat` and an `exe` link the
+/// test points wherever it likes. The daemon reads `exe` when it accepts a connection, so a test can
+/// connect as one app, wait for the welcome, and connect again as another.
+final class FakeProc: @unchecked Sendable {
+    let root: URL
+    private var entry: URL { root.appendingPathComponent("\(getpid())") }
+
+    init(root: URL) throws {
+        self.root = root
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("\(getpid())"), withIntermediateDirectories: true)
+        let stat = try Data(contentsOf: URL(fileURLWithPath: "/proc/self/stat"))
+        try stat.write(to: root.appendingPathComponent("\(getpid())/stat"))
+    }
+
+    /// From now on this process appears to run `executable`.
+    func present(_ executable: URL) throws {
+        let link = entry.appendingPathComponent("exe")
+        let temporary = entry.appendingPathComponent("exe.new")
+        try? FileManager.default.removeItem(at: temporary)
+        try FileManager.default.createSymbolicLink(atPath: temporary.path, withDestinationPath: executable.path)
+        guard rename(temporary.path, link.path) == 0 else { throw WireClientError("rename: \(String(cString: strerror(errno)))") }
+    }
+}
+
+/// An installed app: `DIRECTORY/NAME/NAME` (an empty file: only its path matters) with an Info.plist
+/// beside it (none when `infoPlist` is nil).
+func makeApp(in directory: URL, name: String, infoPlist: [String: Any]?) throws -> URL {
+    let folder = directory.appendingPathComponent("apps/\(name)", isDirectory: true)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let executable = folder.appendingPathComponent(name)
+    guard FileManager.default.createFile(atPath: executable.path, contents: Data(), attributes: [.posixPermissions: 0o755]) else {
+        throw WireClientError("cannot create \(executable.path)")
+    }
+    if let infoPlist {
+        let data = try PropertyListSerialization.data(fromPropertyList: infoPlist, format: .xml, options: 0)
+        try data.write(to: folder.appendingPathComponent("Info.plist"))
+    }
+    return executable
+}
+
+/// An Info.plist for an app that may ask for location while in use.
+func appPlist(_ bundleID: String, name: String? = nil) -> [String: Any] {
+    var plist: [String: Any] = [
+        "CFBundleIdentifier": bundleID,
+        "NSLocationWhenInUseUsageDescription": "Shows where you are.",
+    ]
+    if let name { plist["CFBundleDisplayName"] = name }
+    return plist
+}
