@@ -4,7 +4,8 @@
 #
 # Both daemons read the same feeder (scripts/nmea-feeder.py: GGA + RMC per epoch over TCP, each
 # write's wall-clock time logged) as a network NMEA source, one daemon after the other, for the
-# same duration; the first WARMUP seconds after every client is connected are not measured.
+# same duration; the first WARMUP seconds after every client is connected are not measured. (The
+# feeder stands in for gpsfake so that the send time of every epoch is known exactly.)
 #   locationd --source nmea:tcp://…  + corelocation-bench locationd-clients (N connections, 1 process)
 #   gpsd -N -n -b tcp://…            + N `gpspipe -w -uu` processes (receive timestamps in µs)
 # gpsd accepts at most 64 clients (Debian 3.22's compile-time limit; the 65th is told "no
@@ -38,6 +39,7 @@ for tool in gpsd gpspipe; do
 done
 GPSD="$(command -v gpsd || echo /usr/sbin/gpsd)"
 
+# One product per build: `swift build` keeps only the last of several --product options.
 for product in locationd corelocation-bench locationctl; do
     swift build -c release --product "$product" >&2
 done
