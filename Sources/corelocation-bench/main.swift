@@ -14,6 +14,9 @@ import LocationGeodesy
 //   N: timed inverse calls per repetition (default 2,000,000, about 1 s)
 //   R: repetitions; the fastest is reported, as the machine is shared
 // or:    corelocation-bench nmea FILE [--repeat R] [--chunk BYTES]   (see NMEABench.swift)
+// or:    corelocation-bench locationd-clients --socket PATH [--clients N] [--seconds S] --out FILE
+//        (N apps on one locationd, see LocationdClients.swift)
+// or:    corelocation-bench fanout-floor --socket PATH --feed PORT --clients N   (see FanOutFloor.swift)
 
 struct Options {
     var count = 2_000_000
@@ -73,6 +76,12 @@ func fixed(_ x: Double, _ decimals: Int) -> String {
 
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "nmea" {
     runNMEABenchmark(Array(CommandLine.arguments.dropFirst(2)))
+}
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "locationd-clients" {
+    runLocationdClients(Array(CommandLine.arguments.dropFirst(2)))
+}
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "fanout-floor" {
+    runFanOutFloor(Array(CommandLine.arguments.dropFirst(2)))
 }
 
 let options = Options(CommandLine.arguments)
