@@ -62,44 +62,12 @@ package struct LocationSystem: Sendable {
 
     /// The engine, store and prompts inside the app's own process (no `locationd`).
     private static func inProcessService(logger: Logger) -> LocationService {
-        let engine = LocationEngine(loop: RealtimeLoop(), sources: InProcessDefaults.sources(logger: logger))
+        let engine = LocationEngine(loop: RealtimeLoop(), sources: SourceConfiguration.configuredSources(logger: logger))
         let store = SQLiteAuthorizationStore(directory: SQLiteAuthorizationStore.defaultDirectory())
         let service = LocationService(
             engine: engine, store: store, prompter: PrompterChain.defaultPrompter(),
             isAlive: { ProcessStamp.isAlive($0) })
         service.startWatchingStore()
         return service
-    }
-}
-
-/// The sources of the in-process engine.
-enum InProcessDefaults {
-    /// When nothing is configured: a built-in simulated drive, so the embedded default needs no
-    /// hardware. Configure real receivers with `CORELOCATION_SOURCE` or a sources file
-    /// (`SourceConfiguration`).
-    static let sourceSpec = "sim:city-drive"
-
-    /// The configured sources; a broken configuration runs no source (apps get
-    /// `locationUnknown`) rather than silently simulating.
-    static func sources(logger: Logger) -> [any LocationSource] {
-        let configuration: SourceConfiguration
-        do {
-            guard let configured = try SourceConfiguration.load() else {
-                logger.notice("no location source configured; using the simulated \(sourceSpec) (set CORELOCATION_SOURCE)")
-                return (try? SourceSpec(sourceSpec).makeSource()).map { [$0] } ?? []
-            }
-            configuration = configured
-        } catch {
-            logger.error("location source configuration is not usable; no source is running", metadata: ["error": "\(error)"])
-            return []
-        }
-        return configuration.specs.compactMap { spec in
-            do {
-                return try spec.makeSource()
-            } catch {
-                logger.error("location source \(spec) from \(configuration.origin) is not usable", metadata: ["error": "\(error)"])
-                return nil
-            }
-        }
     }
 }
