@@ -161,8 +161,11 @@ public final class LocationEngine: @unchecked Sendable {
             sourceHasFix = true
             lastFix = fix
             movement.observe(fix)
-            for id in Array(subscriptions.keys) { offer(fix, to: id) }
-            reconcileDemand()
+            var demandChanged = false
+            for id in Array(subscriptions.keys) where offer(fix, to: id) { demandChanged = true }
+            // Demand changes only when a subscriber pauses or completes; re-choosing the source on
+            // every fix scanned every subscription for nothing (measurable at 1,000 subscribers).
+            if demandChanged { reconcileDemand() } else { publishFix(fix) }
         case .noFix(let reason):
             if sourceHasFix { logger.info("location unavailable", metadata: ["reason": "\(reason)"]) }
             sourceHasFix = false
@@ -179,8 +182,10 @@ public final class LocationEngine: @unchecked Sendable {
         }
     }
 
-    private func offer(_ fix: Fix, to id: UInt64) {
-        guard var state = subscriptions[id] else { return }
+    /// Returns true when the subscriber stopped demanding fixes (completed or paused).
+    @discardableResult
+    private func offer(_ fix: Fix, to id: UInt64) -> Bool {
+        guard var state = subscriptions[id] else { return false }
         state.reportedUnknown = false
         let firstSeen = state.firstSeen ?? fix.timestamp
         state.firstSeen = firstSeen
@@ -194,17 +199,17 @@ public final class LocationEngine: @unchecked Sendable {
                 state.timeout?.cancel()
                 state.handler(.locations([fix]))
                 state.handler(.completed)
-                return
+                return true
             }
             if state.best.map({ fix.horizontalAccuracy <= $0.horizontalAccuracy }) ?? true { state.best = fix }
             subscriptions[id] = state
         case .continuous:
-            if state.paused { return }
+            if state.paused { return false }
             if state.request.pausesAutomatically && isStill {
                 state.paused = true
                 subscriptions[id] = state
                 state.handler(.paused)
-                return
+                return true
             }
             deliverIfDue(fix, state: &state)
             subscriptions[id] = state
@@ -216,6 +221,7 @@ public final class LocationEngine: @unchecked Sendable {
             if !isStill { deliverIfDue(fix, state: &state) }
             subscriptions[id] = state
         }
+        return false
     }
 
     private func deliverIfDue(_ fix: Fix, state: inout SubscriptionState) {
@@ -255,6 +261,16 @@ public final class LocationEngine: @unchecked Sendable {
         }
         state.handler(.completed)
         reconcileDemand()
+    }
+
+    /// ``publish()`` for a fix that changed nothing but the fix itself (and the energy drawn so far):
+    /// the subscriber counts stand, so they are not counted again.
+    private func publishFix(_ fix: Fix) {
+        let energy = energy.report(at: loop.now)
+        published.withLock { status in
+            status.lastFix = fix
+            status.energy = energy
+        }
     }
 
     private func publish() {
