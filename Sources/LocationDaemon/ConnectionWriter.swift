@@ -65,6 +65,11 @@ final class ConnectionWriter: AgentEndpoint {
             logger.error("could not encode a message for the client", metadata: ["error": "\(error)"])
             return
         }
-        channel.writeAndFlush(buffer, promise: nil)
+        write(frame: buffer)
+    }
+
+    /// Writes an encoded frame; on the channel's event loop only.
+    func write(frame: ByteBuffer) {
+        channel.writeAndFlush(frame, promise: nil)
     }
 }

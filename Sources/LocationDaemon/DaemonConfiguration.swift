@@ -42,7 +42,10 @@ public struct DaemonConfiguration: Sendable {
     public var lastLocationSaveInterval: TimeInterval
     /// A client that leaves the daemon unable to write to it for this long is disconnected, seconds.
     public var stalledClientTimeout: TimeInterval
-    /// Event loop threads for the sockets.
+    /// Event loop threads for the sockets. The default, one per core, measured better than one
+    /// thread on a 2-core host (1,000 clients at 10 Hz: p50 6.5–7.2 ms vs 8.1–8.3 ms, same CPU):
+    /// a fix's writes to 1,000 sockets are split between the threads while the engine's thread
+    /// goes on, instead of queueing behind one.
     public var eventLoopThreads: Int
 
     public init(

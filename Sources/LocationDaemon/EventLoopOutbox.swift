@@ -27,6 +27,19 @@ final class EventLoopOutbox: Sendable {
     private func drain() {
         var batch: [(ConnectionWriter, DaemonMessage)] = []
         pending.withLock { swap(&batch, &$0) }
-        for (writer, message) in batch { writer.write(message) }
+        // A batch is mostly one fix for every client: encoded once, its bytes shared by all.
+        var shared: WireCodec.SharedLocationsFrame?
+        for (writer, message) in batch {
+            if case let .event(.locations(stream, fixes)) = message {
+                if shared?.fixes != fixes {
+                    shared = WireCodec.SharedLocationsFrame(fixes: fixes, stream: stream, allocator: writer.channel.allocator)
+                }
+                if let shared {
+                    writer.write(frame: shared.frame(for: stream))
+                    continue
+                }
+            }
+            writer.write(message)
+        }
     }
 }

@@ -76,11 +76,10 @@ public final class LocationEngine: @unchecked Sendable {
 
     func resume(_ id: UInt64) {
         loop.execute {
-            guard var state = self.subscriptions[id], state.paused else { return }
+            guard let state = self.subscriptions[id], state.paused else { return }
             state.paused = false
             state.lastDelivered = nil
             state.firstSeen = nil
-            self.subscriptions[id] = state
             self.deliverCached(to: id)
             self.reconcileDemand()
         }
@@ -97,7 +96,7 @@ public final class LocationEngine: @unchecked Sendable {
     // MARK: Loop-confined logic
 
     private func add(id: UInt64, request: UpdateRequest, handler: @escaping @Sendable (SubscriptionEvent) -> Void) {
-        var state = SubscriptionState(request: request, handler: handler)
+        let state = SubscriptionState(request: request, handler: handler)
         if request.mode == .single {
             state.timeout = loop.schedule(after: tuning.singleRequestTimeout) { self.singleTimedOut(id) }
         }
@@ -112,9 +111,8 @@ public final class LocationEngine: @unchecked Sendable {
 
     /// Core Location may hand a new subscriber the last known fix at once; apps check its timestamp.
     private func deliverCached(to id: UInt64) {
-        guard let fix = lastFix, var state = subscriptions[id] else { return }
+        guard let fix = lastFix, let state = subscriptions[id] else { return }
         state.lastDelivered = fix
-        subscriptions[id] = state
         state.handler(.locations([fix]))
     }
 
@@ -161,13 +159,21 @@ public final class LocationEngine: @unchecked Sendable {
             sourceHasFix = true
             lastFix = fix
             movement.observe(fix)
-            for id in Array(subscriptions.keys) { offer(fix, to: id) }
-            reconcileDemand()
+            // One array for every subscriber: not an allocation per subscriber per fix.
+            let fixes = [fix]
+            let stillFor = movement.stillFor(at: fix.timestamp)
+            var demandChanged = false
+            for id in Array(subscriptions.keys) where offer(fix, fixes, stillFor: stillFor, to: id) {
+                demandChanged = true
+            }
+            // Demand changes only when a subscriber pauses or completes; re-choosing the source on
+            // every fix scanned every subscription for nothing (measurable at 1,000 subscribers).
+            if demandChanged { reconcileDemand() } else { publishFix(fix) }
         case .noFix(let reason):
             if sourceHasFix { logger.info("location unavailable", metadata: ["reason": "\(reason)"]) }
             sourceHasFix = false
-            for (id, state) in subscriptions where state.request.mode != .single && !state.paused && !state.reportedUnknown {
-                subscriptions[id]?.reportedUnknown = true
+            for state in subscriptions.values where state.request.mode != .single && !state.paused && !state.reportedUnknown {
+                state.reportedUnknown = true
                 state.handler(.locationUnknown)
             }
         case .finished:
@@ -179,12 +185,14 @@ public final class LocationEngine: @unchecked Sendable {
         }
     }
 
-    private func offer(_ fix: Fix, to id: UInt64) {
-        guard var state = subscriptions[id] else { return }
+    /// Returns true when the subscriber stopped demanding fixes (completed or paused). `fixes` is
+    /// `[fix]` and `stillFor` the device's stillness at the fix: the same for every subscriber.
+    private func offer(_ fix: Fix, _ fixes: [Fix], stillFor: TimeInterval, to id: UInt64) -> Bool {
+        guard let state = subscriptions[id] else { return false }
         state.reportedUnknown = false
         let firstSeen = state.firstSeen ?? fix.timestamp
         state.firstSeen = firstSeen
-        let still = min(movement.stillFor(at: fix.timestamp), fix.timestamp.timeIntervalSince(firstSeen))
+        let still = min(stillFor, fix.timestamp.timeIntervalSince(firstSeen))
         let isStill = still >= tuning.stationaryDelay(for: state.request.activity)
 
         switch state.request.mode {
@@ -192,33 +200,30 @@ public final class LocationEngine: @unchecked Sendable {
             if meetsAccuracy(fix, state.request) {
                 subscriptions[id] = nil
                 state.timeout?.cancel()
-                state.handler(.locations([fix]))
+                state.handler(.locations(fixes))
                 state.handler(.completed)
-                return
+                return true
             }
             if state.best.map({ fix.horizontalAccuracy <= $0.horizontalAccuracy }) ?? true { state.best = fix }
-            subscriptions[id] = state
         case .continuous:
-            if state.paused { return }
+            if state.paused { return false }
             if state.request.pausesAutomatically && isStill {
                 state.paused = true
-                subscriptions[id] = state
                 state.handler(.paused)
-                return
+                return true
             }
-            deliverIfDue(fix, state: &state)
-            subscriptions[id] = state
+            deliverIfDue(fix, fixes, to: state)
         case .live:
             if isStill != state.stationary {
                 state.stationary = isStill
                 state.handler(.stationary(isStill))
             }
-            if !isStill { deliverIfDue(fix, state: &state) }
-            subscriptions[id] = state
+            if !isStill { deliverIfDue(fix, fixes, to: state) }
         }
+        return false
     }
 
-    private func deliverIfDue(_ fix: Fix, state: inout SubscriptionState) {
+    private func deliverIfDue(_ fix: Fix, _ fixes: [Fix], to state: SubscriptionState) {
         if let last = state.lastDelivered {
             guard fix.timestamp > last.timestamp else { return }
             let filter = effectiveDistanceFilter(state.request)
@@ -232,7 +237,7 @@ public final class LocationEngine: @unchecked Sendable {
             }
         }
         state.lastDelivered = fix
-        state.handler(.locations([fix]))
+        state.handler(.locations(fixes))
     }
 
     /// The distance filter the engine applies: the app's own, widened for coarse accuracy requests.
@@ -255,6 +260,16 @@ public final class LocationEngine: @unchecked Sendable {
         }
         state.handler(.completed)
         reconcileDemand()
+    }
+
+    /// ``publish()`` for a fix that changed nothing but the fix itself (and the energy drawn so far):
+    /// the subscriber counts stand, so they are not counted again.
+    private func publishFix(_ fix: Fix) {
+        let energy = energy.report(at: loop.now)
+        published.withLock { status in
+            status.lastFix = fix
+            status.energy = energy
+        }
     }
 
     private func publish() {
@@ -295,7 +310,9 @@ public struct EngineStatus: Sendable, Equatable {
     public var energy = EnergyReport(joules: 0, runningTime: [:], sourceStarts: 0)
 }
 
-private struct SubscriptionState {
+/// A class, changed in place: every fix visits every subscriber, and copying the state out of the
+/// dictionary and back (handler, timeout, two fixes) cost more than the decision it made.
+private final class SubscriptionState {
     var request: UpdateRequest
     let handler: @Sendable (SubscriptionEvent) -> Void
     var lastDelivered: Fix?
@@ -305,4 +322,9 @@ private struct SubscriptionState {
     var reportedUnknown = false
     var best: Fix?
     var timeout: ScheduledWork?
+
+    init(request: UpdateRequest, handler: @escaping @Sendable (SubscriptionEvent) -> Void) {
+        self.request = request
+        self.handler = handler
+    }
 }

@@ -329,17 +329,19 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
     }
 
     private func deliver(_ event: SubscriptionEvent, clientID id: UInt64, streamID: StreamID) {
-        guard let client = clients[id], var stream = client.streams[streamID] else { return }
+        guard let client = clients[id], let index = client.streams.index(forKey: streamID) else { return }
         // Checked again at delivery: nothing leaves the service for an app not authorized now.
         guard client.authorization.status.isAuthorized else { return }
         switch event {
         case .locations(let fixes):
-            var shown = fixes
-            if Self.isApproximate(stream.request, client.authorization) {
-                shown = fixes.compactMap { stream.approximate.filter($0) }
-                client.streams[streamID] = stream
+            // The stream is read and changed where it lies: this runs for every client on every fix,
+            // and copying the stream out (and back) cost more than the check.
+            if Self.isApproximate(client.streams.values[index].request, client.authorization) {
+                let shown = fixes.compactMap { client.streams.values[index].approximate.filter($0) }
+                if !shown.isEmpty { client.events(.locations(streamID, shown)) }
+            } else if !fixes.isEmpty {
+                client.events(.locations(streamID, fixes))
             }
-            if !shown.isEmpty { client.events(.locations(streamID, shown)) }
         case .locationUnknown:
             client.events(.failed(streamID, .locationUnknown))
         case .paused:

@@ -29,16 +29,20 @@ public enum WireCodec {
 
     public static func encode(_ message: DaemonMessage, into buffer: inout ByteBuffer) throws {
         if case let .event(.locations(stream, fixes)) = message, fixes.count <= Int(UInt16.max) {
-            let length = 1 + 4 + 2 + fixes.count * fixLength
-            buffer.reserveCapacity(minimumWritableBytes: 4 + length)
-            buffer.writeInteger(UInt32(length))
-            buffer.writeInteger(Kind.locations.rawValue)
-            buffer.writeInteger(stream)
-            buffer.writeInteger(UInt16(fixes.count))
-            for fix in fixes { write(fix, into: &buffer) }
-            return
+            return writeLocations(fixes, stream: stream, into: &buffer)
         }
         try encodeJSON(message, into: &buffer)
+    }
+
+    /// A `locations` frame; `fixes` has at most `UInt16.max` elements.
+    private static func writeLocations(_ fixes: [Fix], stream: StreamID, into buffer: inout ByteBuffer) {
+        let length = 1 + 4 + 2 + fixes.count * fixLength
+        buffer.reserveCapacity(minimumWritableBytes: 4 + length)
+        buffer.writeInteger(UInt32(length))
+        buffer.writeInteger(Kind.locations.rawValue)
+        buffer.writeInteger(stream)
+        buffer.writeInteger(UInt16(fixes.count))
+        for fix in fixes { write(fix, into: &buffer) }
     }
 
     private static func encodeJSON<Message: Encodable>(_ message: Message, into buffer: inout ByteBuffer) throws {
@@ -65,6 +69,42 @@ public enum WireCodec {
         if fix.floor != nil { flags |= 4 }
         buffer.writeInteger(flags)
         buffer.writeInteger(Int32(clamping: fix.floor ?? 0))
+    }
+
+    // MARK: One fix, many streams
+
+    /// A `locations` frame encoded once for every stream it goes to.
+    ///
+    /// A fix fans out to every watching app, and the frames differ only in the stream id — at a
+    /// fixed offset. So the daemon encodes the fixes once and hands each stream the same bytes (no
+    /// copy when the id matches, which is the common case: one stream per app), or a copy with
+    /// the id patched.
+    public struct SharedLocationsFrame: Sendable {
+        public let fixes: [Fix]
+        private let stream: StreamID
+        private let frame: ByteBuffer
+
+        /// Where a `locations` frame holds its stream id: after the length and the kind byte.
+        static let streamIDOffset = 4 + 1
+
+        /// Nil when `fixes` cannot go into one binary frame (more than `UInt16.max`): encode such a
+        /// message with `encode(_:into:)` instead.
+        public init?(fixes: [Fix], stream: StreamID, allocator: ByteBufferAllocator) {
+            guard fixes.count <= Int(UInt16.max) else { return nil }
+            var frame = allocator.buffer(capacity: 4 + 1 + 4 + 2 + fixes.count * fixLength)
+            writeLocations(fixes, stream: stream, into: &frame)
+            self.fixes = fixes
+            self.stream = stream
+            self.frame = frame
+        }
+
+        /// The frame for `stream`.
+        public func frame(for stream: StreamID) -> ByteBuffer {
+            guard stream != self.stream else { return frame }
+            var copy = frame
+            copy.setInteger(stream, at: copy.readerIndex + Self.streamIDOffset)
+            return copy
+        }
     }
 
     // MARK: Decoding
