@@ -103,7 +103,7 @@ process_alive() { kill -0 "$1" 2>/dev/null; }
 run_clients() {
     local dir="$1" n="$2" daemon="$3"
     "$BIN/corelocation-bench" locationd-clients --socket "$dir/d.sock" --clients "$n" \
-        --seconds $((WARMUP + DURATION + 2)) --threads "${CLIENT_THREADS:-1}" \
+        --seconds $((WARMUP + DURATION + 2)) --threads "${CLIENT_THREADS:-1}" --io "${CLIENT_IO:-nio}" \
         --out "$dir/deliveries.tsv" >"$dir/clients.out" 2>&1 &
     local clients=$!
     PIDS+=("$clients")
