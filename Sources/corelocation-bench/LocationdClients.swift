@@ -26,8 +26,9 @@ struct LocationdClientsOptions {
     /// Connections opened at once: more would overflow the daemon's listen backlog, and a Unix
     /// socket's connect fails (EAGAIN) rather than waits when the backlog is full.
     var connectBatch = 50
-    /// `nio` (SwiftNIO channels) or `epoll` (EpollClients.swift: one plain epoll thread).
-    var io = "nio"
+    /// `epoll` (EpollClients.swift: one plain epoll thread, the cheaper client) or `nio` (SwiftNIO
+    /// channels on `threads` event loops).
+    var io = "epoll"
 
     init(_ arguments: [String]) {
         var it = arguments.makeIterator()
