@@ -108,12 +108,12 @@ final class EpollClientLoop: @unchecked Sendable {
                 if errno == EINTR { continue }
                 return
             }
-            // One receive time per wakeup, taken before anything is read or decoded.
-            let received = realtimeNanoseconds()
             for index in 0..<Int(count) {
                 guard let pointer = events[index].data.ptr else { return }
                 let client = Unmanaged<EpollClient>.fromOpaque(pointer).takeUnretainedValue()
-                read(client, into: scratch, received: received)
+                // One receive time per client read (as the NIO mode), not per wakeup: a wakeup can
+                // carry hundreds of clients, and the later ones are read later.
+                read(client, into: scratch, received: realtimeNanoseconds())
             }
         }
     }
