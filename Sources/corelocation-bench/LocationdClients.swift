@@ -9,7 +9,7 @@ import NIOCore
 import NIOPosix
 
 // `corelocation-bench locationd-clients --socket PATH [--clients N] [--seconds S] --out FILE
-//                                       [--threads T]`
+//                                       [--threads T] [--io nio|epoll]`
 // N apps on one locationd (scripts/bench-locationd.sh): N Unix-socket connections in this process,
 // on one event loop group of T threads (default 1: on a 2-core machine the other core is the
 // daemon's). Each says hello, checks the welcome authorizes it, starts one continuous stream, and
@@ -26,6 +26,9 @@ struct LocationdClientsOptions {
     /// Connections opened at once: more would overflow the daemon's listen backlog, and a Unix
     /// socket's connect fails (EAGAIN) rather than waits when the backlog is full.
     var connectBatch = 50
+    /// `epoll` (EpollClients.swift: one plain epoll thread, the cheaper client) or `nio` (SwiftNIO
+    /// channels on `threads` event loops).
+    var io = "epoll"
 
     init(_ arguments: [String]) {
         var it = arguments.makeIterator()
@@ -38,6 +41,7 @@ struct LocationdClientsOptions {
             case "--out": outputPath = value
             case "--threads": threads = Self.positive(value, flag)
             case "--connect-batch": connectBatch = Self.positive(value, flag)
+            case "--io" where value == "nio" || value == "epoll": io = value
             default: Self.usage("unknown option \(flag)")
             }
         }
@@ -51,13 +55,51 @@ struct LocationdClientsOptions {
 
     static func usage(_ message: String) -> Never {
         print("corelocation-bench: \(message)\nusage: corelocation-bench locationd-clients --socket PATH "
-              + "[--clients N] [--seconds S] --out FILE [--threads T] [--connect-batch B]")
+              + "[--clients N] [--seconds S] --out FILE [--threads T] [--connect-batch B] [--io nio|epoll]")
         exit(2)
     }
 }
 
 func runLocationdClients(_ arguments: [String]) -> Never {
     let options = LocationdClientsOptions(arguments)
+    #if canImport(Glibc)
+    if options.io == "epoll" { runEpollClients(options) }
+    #endif
+    runNIOClients(options)
+}
+
+/// What every client recorded, and the process's CPU over the measured window.
+struct ClientsRun {
+    var clients: [(deliveries: [Delivery], anomalies: ClientAnomalies)]
+    var window: CPUWindow
+}
+
+/// Process CPU (user + system) between `ready` and the end of the run, to report the clients' own
+/// cost per fix: it is measurement overhead on the daemon's cores.
+struct CPUWindow {
+    var startNanoseconds: Int64
+    var startCPU: Int64
+    var endNanoseconds: Int64 = 0
+    var endCPU: Int64 = 0
+
+    static func start() -> CPUWindow {
+        CPUWindow(startNanoseconds: realtimeNanoseconds(), startCPU: Self.processCPUMicroseconds())
+    }
+
+    mutating func end() {
+        endNanoseconds = realtimeNanoseconds()
+        endCPU = Self.processCPUMicroseconds()
+    }
+
+    static func processCPUMicroseconds() -> Int64 {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return (Int64(usage.ru_utime.tv_sec) + Int64(usage.ru_stime.tv_sec)) * 1_000_000
+            + Int64(usage.ru_utime.tv_usec) + Int64(usage.ru_stime.tv_usec)
+    }
+}
+
+private func runNIOClients(_ options: LocationdClientsOptions) -> Never {
     let group = MultiThreadedEventLoopGroup(numberOfThreads: options.threads)
     // 10 Hz plus slack for the connection phase.
     let expectedFixes = options.seconds * 10 + 100
@@ -82,31 +124,75 @@ func runLocationdClients(_ arguments: [String]) -> Never {
         print("corelocation-bench: connecting \(options.clients) clients (\(channels.count) connected): \(error)")
         exit(1)
     }
-    print("ready clients=\(channels.count) at_ns=\(realtimeNanoseconds())")
-    fflush(nil)  // the script waits for this line
-
+    var window = announceReady(clients: channels.count)
     sleep(UInt32(options.seconds))
+    window.end()
 
-    var table = "client\tfix_ms\trecv_ns\n"
-    table.reserveCapacity(options.clients * expectedFixes * 34)
-    var delivered = 0, disconnected = 0, otherEvents = 0
-    var failures: [String: Int] = [:]
-    for (number, channel) in channels.enumerated() {
-        let (deliveries, anomalies) = try! channel.eventLoop.submit {
+    var results: [(deliveries: [Delivery], anomalies: ClientAnomalies)] = []
+    for channel in channels {
+        results.append(try! channel.eventLoop.submit {
             let handler = try channel.pipeline.syncOperations.handler(type: FanOutClientHandler.self)
             return (handler.deliveries, handler.anomalies)
-        }.wait()
-        for delivery in deliveries {
-            table += "\(number)\t\(delivery.fixMilliseconds)\t\(delivery.receivedNanoseconds)\n"
-        }
-        delivered += deliveries.count
-        if anomalies.disconnected { disconnected += 1 }
-        otherEvents += anomalies.otherEvents
-        for failure in anomalies.failures { failures[failure, default: 0] += 1 }
+        }.wait())
     }
     for channel in channels { channel.close(promise: nil) }
     try? group.syncShutdownGracefully()
+    finishLocationdClients(options, ClientsRun(clients: results, window: window))
+}
 
+#if canImport(Glibc)
+private func runEpollClients(_ options: LocationdClientsOptions) -> Never {
+    let expectedFixes = options.seconds * 10 + 100
+    var clients: [EpollClient] = []
+    clients.reserveCapacity(options.clients)
+    let loop: EpollClientLoop
+    do {
+        loop = try EpollClientLoop()
+        for _ in 0..<options.clients {
+            let client = try connectEpollClient(to: options.socketPath, expectedFixes: expectedFixes)
+            clients.append(client)
+            try loop.register(client)
+        }
+    } catch {
+        print("corelocation-bench: connecting \(options.clients) clients (\(clients.count) connected): \(error)")
+        exit(1)
+    }
+    var window = announceReady(clients: clients.count)
+    sleep(UInt32(options.seconds))
+    window.end()
+    loop.stop()
+    let results = clients.map { (deliveries: $0.deliveries, anomalies: $0.anomalies) }
+    for client in clients { close(client.fd) }
+    finishLocationdClients(options, ClientsRun(clients: results, window: window))
+}
+#endif
+
+/// Prints the line the script starts its measured window from, and starts the CPU window.
+private func announceReady(clients: Int) -> CPUWindow {
+    let window = CPUWindow.start()
+    print("ready clients=\(clients) at_ns=\(window.startNanoseconds)")
+    fflush(nil)  // the script waits for this line
+    return window
+}
+
+/// Writes the TSV and the summary, and exits 1 if any client failed or was disconnected.
+private func finishLocationdClients(_ options: LocationdClientsOptions, _ run: ClientsRun) -> Never {
+    let expectedFixes = options.seconds * 10 + 100
+    var table = "client\tfix_ms\trecv_ns\n"
+    table.reserveCapacity(options.clients * expectedFixes * 34)
+    var delivered = 0, inWindow = 0, disconnected = 0, otherEvents = 0
+    var failures: [String: Int] = [:]
+    for (number, client) in run.clients.enumerated() {
+        for delivery in client.deliveries {
+            table += "\(number)\t\(delivery.fixMilliseconds)\t\(delivery.receivedNanoseconds)\n"
+            if delivery.receivedNanoseconds >= run.window.startNanoseconds,
+               delivery.receivedNanoseconds <= run.window.endNanoseconds { inWindow += 1 }
+        }
+        delivered += client.deliveries.count
+        if client.anomalies.disconnected { disconnected += 1 }
+        otherEvents += client.anomalies.otherEvents
+        for failure in client.anomalies.failures { failures[failure, default: 0] += 1 }
+    }
     guard FileManager.default.createFile(atPath: options.outputPath, contents: Data(table.utf8)) else {
         print("corelocation-bench: cannot write \(options.outputPath)")
         exit(1)
@@ -114,8 +200,12 @@ func runLocationdClients(_ arguments: [String]) -> Never {
     for (failure, count) in failures.sorted(by: { $0.key < $1.key }) {
         print("corelocation-bench: \(count) client(s): \(failure)")
     }
-    print("RESULT impl=locationd-clients clients=\(channels.count) fixes=\(delivered) "
-          + "disconnected=\(disconnected) other_events=\(otherEvents) seconds=\(options.seconds)")
+    let cpu = run.window.endCPU - run.window.startCPU
+    let perFix = inWindow > 0 ? Double(cpu) / Double(inWindow) : 0
+    print("RESULT impl=locationd-clients io=\(options.io) clients=\(run.clients.count) fixes=\(delivered) "
+          + "disconnected=\(disconnected) other_events=\(otherEvents) seconds=\(options.seconds) "
+          + "window_fixes=\(inWindow) window_cpu_ms=\(cpu / 1000) "
+          + "cpu_us_per_fix=\(String(format: "%.2f", perFix))")
     exit(failures.isEmpty && disconnected == 0 ? 0 : 1)
 }
 

@@ -31,7 +31,8 @@ extension Executable {
         return daemon
     }
 
-    @Test func everyClientRecordsTheReceiversFixTimesWithTheirReceiveTimes() throws {
+    @Test(arguments: ["nio", "epoll"])
+    func everyClientRecordsTheReceiversFixTimesWithTheirReceiveTimes(io: String) throws {
         let directory = try Self.shortDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let feeder = try NMEAEpochFeeder()
@@ -44,10 +45,11 @@ extension Executable {
         let clients = 8
         let output = try run(Executable.bench, [
             "locationd-clients", "--socket", directory + "/d.sock", "--clients", "\(clients)", "--seconds", "2",
-            "--out", directory + "/deliveries.tsv",
+            "--out", directory + "/deliveries.tsv", "--io", io,
         ], timeout: 30)
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
         #expect(output.stdout.contains("ready clients=\(clients) "))
+        #expect(output.stdout.contains("io=\(io) "))
 
         let rows = try String(contentsOfFile: directory + "/deliveries.tsv", encoding: .utf8)
             .split(separator: "\n").dropFirst()
@@ -70,7 +72,8 @@ extension Executable {
         }
     }
 
-    @Test func anUngrantedBenchStopsAndSaysWhy() throws {
+    @Test(arguments: ["nio", "epoll"])
+    func anUngrantedBenchStopsAndSaysWhy(io: String) throws {
         let directory = try Self.shortDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let feeder = try NMEAEpochFeeder()
@@ -80,7 +83,7 @@ extension Executable {
 
         let output = try run(Executable.bench, [
             "locationd-clients", "--socket", directory + "/d.sock", "--clients", "3", "--seconds", "1",
-            "--out", directory + "/deliveries.tsv",
+            "--out", directory + "/deliveries.tsv", "--io", io,
         ], timeout: 30)
         #expect(output.exitedNormally && output.status == 1)
         #expect(output.stdout.contains("not authorized"), "\(output.stdout)")
