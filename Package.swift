@@ -96,8 +96,10 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // epoll and eventfd for the benchmark's client (Glibc's Swift module leaves them out).
+        .target(name: "CLinuxEpoll"),
         .executableTarget(name: "corelocation-bench", dependencies: [
-            "LocationGeodesy", "LocationNMEA", "LocationCore", "LocationEngine", "LocationService", "LocationWire",
+            "CLinuxEpoll", "LocationGeodesy", "LocationNMEA", "LocationCore", "LocationEngine", "LocationService", "LocationWire",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),

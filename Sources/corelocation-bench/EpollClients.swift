@@ -1,6 +1,5 @@
 #if canImport(Glibc)
-// Glibc's Swift module leaves out <sys/epoll.h> and <sys/eventfd.h>; SwiftNIO's C shim exports them.
-import CNIOLinux
+import CLinuxEpoll
 import Glibc
 import Foundation
 import LocationWire
