@@ -242,10 +242,20 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
             return
         }
         do {
+            var settledElsewhere = false
             try store.update { db in
                 db.removeExpiredAllowOnce { $0 == process || self.isAlive($0) }
+                // The first question was answered meanwhile in the settings (`locationctl grant|revoke`
+                // while the agent still showed it): the user's explicit setting stands.
+                if prompt.kind == .initial, let record = db.apps[app.id], record.status != .notDetermined {
+                    settledElsewhere = true
+                    return
+                }
                 db.apps[app.id] = AuthorizationRules.apply(
                     answer, to: db.apps[app.id], request: prompt, process: process, now: Date())
+            }
+            if settledElsewhere {
+                logger.info("ignoring a late answer: the app's authorization was set meanwhile", metadata: ["app": "\(app.id)"])
             }
         } catch {
             logger.error("could not record the authorization answer", metadata: ["error": "\(error)"])

@@ -124,4 +124,50 @@ import Testing
         #expect(try world.store.read().apps[Self.app.id]?.allowOnce == ProcessStamp(pid: 11, startTime: 1))
         withExtendedLifetime(other) {}
     }
+
+    /// Holds each prompt's completion until the test answers it, like an agent's prompt on screen.
+    final class HeldPrompter: AuthorizationPrompter, @unchecked Sendable {
+        let completions = Locked<[@Sendable (PromptAnswer?) -> Void]>([])
+        func prompt(_ request: PromptRequest, completion: @escaping @Sendable (PromptAnswer?) -> Void) {
+            completions.withLock { $0.append(completion) }
+        }
+    }
+
+    @Test func aLateAnswerDoesNotOverwriteASettingMadeMeanwhile() throws {
+        let loop = VirtualLoop()
+        let store = MemoryAuthorizationStore()
+        let prompter = HeldPrompter()
+        let engine = LocationEngine(loop: loop, sources: [FixedSource(latitude: 1, longitude: 2)])
+        let service = LocationService(engine: engine, store: store, prompter: prompter, isAlive: { _ in true })
+        let connection = service.connect(
+            app: Self.app, info: Self.info, process: ProcessStamp(pid: 10, startTime: 1)) { _ in }
+        connection.send(.requestAuthorization(.whenInUse))
+        loop.run()
+        let answer = try #require(prompter.completions.withLock { $0.first })
+
+        try store.update { try SettingsChange.grant(app: Self.app.id, always: false, approximate: true).apply(to: &$0) }
+        service.refreshAuthorization()
+        loop.run()
+        answer(.dontAllow)
+        loop.run()
+        let record = try #require(try store.read().apps[Self.app.id])
+        #expect(record.status == .authorizedWhenInUse, "the grant made in the settings stands")
+        #expect(record.accuracy == .reducedAccuracy)
+    }
+
+    @Test func anAnswerWithNothingSettledMeanwhileIsStored() throws {
+        let loop = VirtualLoop()
+        let store = MemoryAuthorizationStore()
+        let prompter = HeldPrompter()
+        let engine = LocationEngine(loop: loop, sources: [FixedSource(latitude: 1, longitude: 2)])
+        let service = LocationService(engine: engine, store: store, prompter: prompter, isAlive: { _ in true })
+        let connection = service.connect(
+            app: Self.app, info: Self.info, process: ProcessStamp(pid: 10, startTime: 1)) { _ in }
+        connection.send(.requestAuthorization(.whenInUse))
+        loop.run()
+        let answer = try #require(prompter.completions.withLock { $0.first })
+        answer(.dontAllow)
+        loop.run()
+        #expect(try store.read().apps[Self.app.id]?.status == .denied)
+    }
 }
