@@ -235,9 +235,9 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
             unanswered[app.id] = (prompt, process)
             logger.notice("""
                 \(app.displayName) is waiting for location authorization and nobody can answer here \
-                (no terminal, no prompt policy). Answer with `locationctl grant \(app.id)` (with `--always` or \
-                `--approximate`) or `locationctl revoke \(app.id)`, or set \
-                CORELOCATION_PROMPT_POLICY=allow|allow-once|always|deny.
+                (no agent, terminal or prompt policy). Answer with `locationctl grant \(app.id)` (with \
+                `--always` or `--approximate`) or `locationctl revoke \(app.id)`, run `locationctl agent` \
+                when locationd serves the app, or set CORELOCATION_PROMPT_POLICY=allow|allow-once|always|deny.
                 """)
             return
         }

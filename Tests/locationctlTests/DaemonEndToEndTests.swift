@@ -65,6 +65,24 @@ import Testing
         _ = bystander.finish(timeout: 1)
     }
 
+    @Test func aPendingRequestSaysOnceHowToAnswerAndAGrantAnswersIt() throws {
+        let fixture = try DaemonFixture()
+        defer { fixture.stop() }
+        let daemon = try fixture.startDaemon()
+        let waiting = try fixture.makeApp("waiting", bundleID: "com.example.waiting")
+        let app = try fixture.launch(waiting, count: 1)
+        #expect(daemon.waitForStderr(timeout: 20, containing: "locationctl grant com.example.waiting"), "\(daemon.stderr)")
+        #expect(daemon.stderr.contains("locationctl agent"))
+        #expect(app.lines == ["authorization 0 accuracy 0"], "pending: no other callback")
+
+        #expect(try fixture.ctl(["grant", "com.example.waiting"]).status == 0)
+        let output = app.finish(timeout: 20)
+        #expect(output.status == 0, "\(output.stdout)")
+        #expect(output.lines.contains("authorization 4 accuracy 0"))
+        let hints = daemon.stderr.components(separatedBy: "locationctl grant com.example.waiting").count - 1
+        #expect(hints == 1, "one line, not a stream of them")
+    }
+
     @Test func anImpostorDoesNotGetAnotherAppsAuthorization() throws {
         let fixture = try DaemonFixture()
         defer { fixture.stop() }
