@@ -1,4 +1,5 @@
 import Foundation
+import LocationWire
 import Logging
 
 #if canImport(Glibc)
@@ -28,7 +29,7 @@ struct SocketFile {
         guard status.st_mode & S_IFMT == S_IFSOCK else {
             throw DaemonError("\(path) exists and is not a socket; not touching it")
         }
-        if Self.isListening(path) { throw DaemonError("locationd is already running at \(path)") }
+        if DaemonPaths.isListening(path) { throw DaemonError("locationd is already running at \(path)") }
         logger.info("removing a stale socket nobody listens on", metadata: ["path": "\(path)"])
         guard unlink(path) == 0 || errno == ENOENT else {
             throw DaemonError("cannot remove the stale socket \(path): \(String(cString: strerror(errno)))")
@@ -81,26 +82,5 @@ struct SocketFile {
         guard chmod(directory, directoryMode) == 0 else {
             throw DaemonError("cannot set the permissions of \(directory): \(String(cString: strerror(errno)))")
         }
-    }
-
-    /// Whether something accepts connections at `path`.
-    static func isListening(_ path: String) -> Bool {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        let result = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        return result == 0
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LocationPolicy
+import LocationWire
 import Testing
 @testable import LocationDaemon
 
@@ -34,7 +35,7 @@ struct DaemonSocketTests {
         #expect(Self.mode(socket) == socketMode)
         daemon.stop()
         #expect(Self.mode(socket) == nil, "stop removes the socket")
-        #expect(!SocketFile.isListening(socket))
+        #expect(!DaemonPaths.isListening(socket))
     }
 
     @Test func aLiveDaemonIsNotReplacedButAStaleSocketIs() throws {
@@ -45,7 +46,7 @@ struct DaemonSocketTests {
         try first.start()
         let second = LocationDaemon(configuration: Self.configuration(.user, socket: socket, state: root))
         #expect(throws: DaemonError("locationd is already running at \(socket)")) { try second.start() }
-        #expect(SocketFile.isListening(socket), "the first daemon still serves")
+        #expect(DaemonPaths.isListening(socket), "the first daemon still serves")
         first.stop()
 
         // A socket file left behind by a daemon that died: bound, never listened on.
@@ -63,7 +64,7 @@ struct DaemonSocketTests {
         try #require(bound == 0)
         #expect(Self.mode(socket) != nil)
         try second.start()
-        #expect(SocketFile.isListening(socket))
+        #expect(DaemonPaths.isListening(socket))
         second.stop()
     }
 

@@ -1,5 +1,4 @@
 import Foundation
-import LocationWire
 
 #if canImport(Glibc)
 import Glibc
@@ -8,8 +7,8 @@ import Darwin
 #endif
 
 extension DaemonPaths {
-    /// Whether a daemon accepts connections at `path`, for ``DaemonPaths/discover(environment:isListening:)``:
-    /// a non-blocking `connect(2)`, closed at once. A socket file left by a daemon that died (nobody
+    /// Whether a daemon accepts connections at `path` — for ``DaemonPaths/discover(environment:isListening:)``,
+    /// and for `locationd` deciding whether a socket file is stale: a non-blocking `connect(2)`, closed at once. A socket file left by a daemon that died (nobody
     /// listening), a missing file or a path too long for a socket all answer false; a daemon too busy to
     /// accept right now (`EAGAIN`) counts as listening.
     public static func isListening(_ path: String) -> Bool {
