@@ -56,13 +56,18 @@ public enum WireCodec {
     }
 
     private static func write(_ fix: Fix, into buffer: inout ByteBuffer) {
-        for value in [
-            fix.latitude, fix.longitude, fix.altitude, fix.ellipsoidalAltitude,
-            fix.horizontalAccuracy, fix.verticalAccuracy, fix.speed, fix.speedAccuracy,
-            fix.course, fix.courseAccuracy, fix.timestamp.timeIntervalSinceReferenceDate,
-        ] {
-            buffer.writeInteger(value.bitPattern)
-        }
+        // Field by field, not through an array: this runs for every fix sent.
+        buffer.writeInteger(fix.latitude.bitPattern)
+        buffer.writeInteger(fix.longitude.bitPattern)
+        buffer.writeInteger(fix.altitude.bitPattern)
+        buffer.writeInteger(fix.ellipsoidalAltitude.bitPattern)
+        buffer.writeInteger(fix.horizontalAccuracy.bitPattern)
+        buffer.writeInteger(fix.verticalAccuracy.bitPattern)
+        buffer.writeInteger(fix.speed.bitPattern)
+        buffer.writeInteger(fix.speedAccuracy.bitPattern)
+        buffer.writeInteger(fix.course.bitPattern)
+        buffer.writeInteger(fix.courseAccuracy.bitPattern)
+        buffer.writeInteger(fix.timestamp.timeIntervalSinceReferenceDate.bitPattern)
         var flags: UInt8 = 0
         if fix.isSimulated { flags |= 1 }
         if fix.isProducedByAccessory { flags |= 2 }
