@@ -31,20 +31,14 @@ final class EpollClient {
     func drainFrames(received: Int64) throws -> DaemonMessage? {
         var handshake: DaemonMessage?
         while let frame = try WireFrameDecoder.nextFrame(from: &pending) {
-            switch try WireCodec.decodeDaemonMessage(frame) {
+            let message = try WireCodec.decodeDaemonMessage(frame)
+            switch message {
             case let .event(.locations(_, fixes)):
-                for fix in fixes {
-                    let milliseconds = (fix.timestamp.timeIntervalSince1970 * 1000).rounded()
-                    deliveries.append(Delivery(fixMilliseconds: Int64(milliseconds), receivedNanoseconds: received))
-                }
-            case let message where handshake == nil && message.isHandshakeAnswer:
+                for fix in fixes { deliveries.append(Delivery(fix, receivedNanoseconds: received)) }
+            case _ where handshake == nil && message.isHandshakeAnswer:
                 handshake = message
-            case let .event(.failed(_, failure)):
-                anomalies.failures.append("stream failed: \(failure.rawValue)")
-            case let .event(.authorizationChanged(authorization)) where !authorization.status.isAuthorized:
-                anomalies.failures.append("authorization changed to \(authorization.status)")
             default:
-                anomalies.otherEvents += 1
+                anomalies.note(message)
             }
         }
         if pending.readableBytes == 0 { pending.clear() }

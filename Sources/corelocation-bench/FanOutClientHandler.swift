@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import LocationCore
 import LocationEngine
 import LocationService
 import LocationWire
@@ -15,6 +16,11 @@ struct Delivery: Sendable {
     var fixMilliseconds: Int64
     /// `CLOCK_REALTIME` when the frame reached the client's handler, ns since the Unix epoch.
     var receivedNanoseconds: Int64
+
+    init(_ fix: Fix, receivedNanoseconds: Int64) {
+        fixMilliseconds = Int64((fix.timestamp.timeIntervalSince1970 * 1000).rounded())
+        self.receivedNanoseconds = receivedNanoseconds
+    }
 }
 
 /// What a client saw besides fixes; anything but zero here is printed, as it may explain missing fixes.
@@ -22,6 +28,18 @@ struct ClientAnomalies: Sendable {
     var failures: [String] = []
     var otherEvents = 0
     var disconnected = false
+
+    /// Records a message that is neither a fix nor part of the handshake.
+    mutating func note(_ message: DaemonMessage) {
+        switch message {
+        case let .event(.failed(_, failure)):
+            failures.append("stream failed: \(failure.rawValue)")
+        case let .event(.authorizationChanged(authorization)) where !authorization.status.isAuthorized:
+            failures.append("authorization changed to \(authorization.status)")
+        default:
+            otherEvents += 1
+        }
+    }
 }
 
 /// One benchmark client on `locationd`'s socket: `hello`, then (once welcomed *and authorized*) one
@@ -82,10 +100,7 @@ final class FanOutClientHandler: ChannelInboundHandler {
     private func handle(_ message: DaemonMessage, received: Int64, context: ChannelHandlerContext) {
         switch message {
         case let .event(.locations(_, fixes)):
-            for fix in fixes {
-                let milliseconds = (fix.timestamp.timeIntervalSince1970 * 1000).rounded()
-                deliveries.append(Delivery(fixMilliseconds: Int64(milliseconds), receivedNanoseconds: received))
-            }
+            for fix in fixes { deliveries.append(Delivery(fix, receivedNanoseconds: received)) }
         case let .welcome(identity, authorization):
             guard authorization.status.isAuthorized, authorization.servicesEnabled else {
                 fail("not authorized as \(identity.id) (\(authorization.status), services "
@@ -98,12 +113,8 @@ final class FanOutClientHandler: ChannelInboundHandler {
             welcomed.succeed()
         case let .refused(reason):
             fail("refused by the daemon: \(reason)", context: context)
-        case let .event(.failed(_, failure)):
-            anomalies.failures.append("stream failed: \(failure.rawValue)")
-        case let .event(.authorizationChanged(authorization)) where !authorization.status.isAuthorized:
-            anomalies.failures.append("authorization changed to \(authorization.status)")
         default:
-            anomalies.otherEvents += 1
+            anomalies.note(message)
         }
     }
 
