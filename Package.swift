@@ -81,10 +81,13 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // Places: the offline world database (countries, subdivisions, places, polygons) behind
+        // CLGeocoder, and later approximate location. Memory-mapped, no Foundation on the query path.
+        .target(name: "LocationPlaces"),
         // Layer 5: Apple's API.
         .target(name: "CoreLocation", dependencies: [
             "LocationCore", "LocationGeodesy", "LocationService", "LocationPolicy", "LocationSources",
-            "LocationDaemonClient",
+            "LocationDaemonClient", "LocationPlaces",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "CoreLocationTesting", dependencies: [
@@ -92,7 +95,7 @@ let package = Package(
         ]),
         .executableTarget(name: "locationctl", dependencies: [
             "LocationCore", "LocationSources", "LocationNMEA", "LocationEngine", "LocationPolicy", "LocationService",
-            "LocationDaemonClient",
+            "LocationDaemonClient", "LocationPlaces",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -100,6 +103,7 @@ let package = Package(
         .target(name: "CLinuxEpoll"),
         .executableTarget(name: "corelocation-bench", dependencies: [
             "CLinuxEpoll", "LocationGeodesy", "LocationNMEA", "LocationCore", "LocationEngine", "LocationService", "LocationWire",
+            "LocationPlaces",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
@@ -117,6 +121,7 @@ let package = Package(
             // To craft corrupt, foreign and future store files.
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        .testTarget(name: "LocationPlacesTests", dependencies: ["LocationPlaces"]),
         .testTarget(name: "LocationPersistenceTests", dependencies: ["LocationPersistence", "LocationCore"]),
         .testTarget(name: "LocationWireTests", dependencies: [
             "LocationWire", "LocationCore", "LocationEngine", "LocationPolicy", "LocationService",
