@@ -140,7 +140,7 @@ let package = Package(
         ]),
         .testTarget(name: "CoreLocationTests", dependencies: [
             "CoreLocation", "CoreLocationTesting", "LocationCore", "LocationEngine", "LocationPolicy",
-            "LocationService", "LocationSources",
+            "LocationService", "LocationSources", "LocationPlaces",
         ]),
         .testTarget(name: "locationctlTests", dependencies: [
             "locationctl", "locationd", "corelocation-example", "CoreLocation", "LocationCore", "LocationEngine",

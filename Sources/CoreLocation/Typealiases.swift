@@ -1,7 +1,5 @@
-// The scalar typealiases of Core Location. They are exactly `Double`/`UInt16`, as on Apple
+// The typealiases of Core Location. The scalar ones are exactly `Double`/`UInt16`, as on Apple
 // platforms, so code that mixes them with plain `Double` keeps compiling.
-//
-// NOTE: `CLGeocodeCompletionHandler` needs `CLPlacemark` and arrives with geocoding.
 
 /// A latitude or longitude value, in degrees (WGS 84).
 public typealias CLLocationDegrees = Double
@@ -32,3 +30,8 @@ public typealias CLBeaconMajorValue = UInt16
 
 /// The least significant identity value of an iBeacon.
 public typealias CLBeaconMinorValue = UInt16
+
+/// The completion handler of `CLGeocoder`'s requests: placemarks (best first), or an error.
+///
+/// Called on the main thread, exactly once per request.
+public typealias CLGeocodeCompletionHandler = ([CLPlacemark]?, (any Error)?) -> Void
