@@ -2,9 +2,12 @@
 // Apple's "Configuring your app to use location services", run on the main run loop.
 //
 //     corelocation-example [COUNT] [--dispatch-main] [--timestamps]
+//     corelocation-example --reverse LAT LON [--dispatch-main]
 //
 // prints COUNT locations (default 5) as lines, then exits (`--timestamps` adds each location's
-// timestamp, seconds since 1970). The main thread serves callbacks with
+// timestamp, seconds since 1970). With `--reverse` it reverse-geocodes the coordinate with
+// `CLGeocoder` instead and prints the placemark (or the error code) and whether the completion
+// handler ran on the main thread. The main thread serves callbacks with
 // `RunLoop.main.run()`, or with `dispatchMain()` when asked: Linux supports both.
 //
 // It needs an Info.plist with NSLocationWhenInUseUsageDescription next to the executable or in
@@ -63,9 +66,32 @@ final class LocationPrinter: NSObject, CLLocationManagerDelegate {
     }
 }
 
+/// `--reverse LAT LON`: one reverse geocoding request; the handler prints and exits.
+func reverseGeocode(_ values: [String]) {
+    guard values.count == 2, let latitude = Double(values[0]), let longitude = Double(values[1]) else {
+        FileHandle.standardError.write(Data("usage: corelocation-example --reverse LAT LON\n".utf8))
+        exit(64)
+    }
+    CLGeocoder().reverseGeocodeLocation(CLLocation(latitude: latitude, longitude: longitude)) { placemarks, error in
+        let thread = "main-thread \(Thread.isMainThread)"
+        if let placemark = placemarks?.first {
+            let fields = [placemark.name, placemark.locality, placemark.isoCountryCode, placemark.timeZone?.identifier]
+            print("placemark " + fields.map { $0 ?? "-" }.joined(separator: "|") + " " + thread)
+        } else {
+            print("error \(error.map { ($0 as NSError).code } ?? -1) \(thread)")
+        }
+        exit(0)
+    }
+}
+
 let arguments = CommandLine.arguments.dropFirst()
-let count = arguments.compactMap { Int($0) }.first ?? 5
-let printer = LocationPrinter(count: count, showsTimestamps: arguments.contains("--timestamps"))
+var printer: LocationPrinter?
+if let flag = arguments.firstIndex(of: "--reverse") {
+    reverseGeocode(Array(arguments[(flag + 1)...].filter { !$0.hasPrefix("--") }))
+} else {
+    let count = arguments.compactMap { Int($0) }.first ?? 5
+    printer = LocationPrinter(count: count, showsTimestamps: arguments.contains("--timestamps"))
+}
 if arguments.contains("--dispatch-main") {
     dispatchMain()
 } else {

@@ -1,0 +1,67 @@
+import Foundation
+import LocationPlaces
+
+/// The text and JSON forms of a place shared by `reverse` and `geocode`, in `CLPlacemark`'s terms.
+enum PlaceFormatting {
+    /// `Berlin, Berlin, Germany (DE) · Europe/Berlin · 52.52000, 13.40500`.
+    static func line(_ place: PlaceDescription, locale: Locale) -> String {
+        var names: [String] = []
+        for case let value? in [place.name, place.locality, place.ocean, place.inlandWater]
+        where !names.contains(value) {
+            names.append(value)
+        }
+        if let administrativeArea = place.administrativeArea { names.append(administrativeArea) }
+        if let country = country(of: place, locale: locale) {
+            names.append(place.isoCountryCode.map { "\(country) (\($0))" } ?? country)
+        }
+        var parts = [names.joined(separator: ", ")]
+        if let timeZone = place.timeZoneIdentifier { parts.append(timeZone) }
+        parts.append(String(format: "%.5f, %.5f", place.latitude, place.longitude))
+        return parts.filter { !$0.isEmpty }.joined(separator: " · ")
+    }
+
+    /// `CLPlacemark`'s property names; nil values are left out.
+    struct Placemark: Encodable {
+        struct Location: Encodable { var latitude: Double, longitude: Double }
+        struct Region: Encodable { var latitude: Double, longitude: Double, radius: Double }
+
+        var name: String?
+        var locality: String?
+        var subAdministrativeArea: String?
+        var administrativeArea: String?
+        var country: String?
+        var isoCountryCode: String?
+        var timeZone: String?
+        var ocean: String?
+        var inlandWater: String?
+        var location: Location
+        var region: Region
+    }
+
+    static func placemark(_ place: PlaceDescription, locale: Locale) -> Placemark {
+        Placemark(
+            name: place.name, locality: place.locality, subAdministrativeArea: place.subAdministrativeArea,
+            administrativeArea: place.administrativeArea, country: country(of: place, locale: locale),
+            isoCountryCode: place.isoCountryCode, timeZone: place.timeZoneIdentifier, ocean: place.ocean,
+            inlandWater: place.inlandWater,
+            location: .init(latitude: place.latitude, longitude: place.longitude),
+            region: .init(latitude: place.latitude, longitude: place.longitude, radius: place.radius))
+    }
+
+    /// One line of JSON: an object for one placemark, an array for several.
+    static func json<Value: Encodable>(_ value: Value) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    /// The country's name in `locale`, as `CLGeocoder` names it: the locale's name for the ISO code,
+    /// else the database's English name.
+    static func country(of place: PlaceDescription, locale: Locale) -> String? {
+        guard let code = place.isoCountryCode, code.uppercased() != "ZZ",
+              let name = locale.localizedString(forRegionCode: code), !name.isEmpty,
+              name.uppercased() != code.uppercased()
+        else { return place.country }
+        return name
+    }
+}
