@@ -146,6 +146,7 @@ let package = Package(
         .testTarget(name: "locationctlTests", dependencies: [
             "locationctl", "locationd", "corelocation-example", "CoreLocation", "LocationCore", "LocationEngine",
             "LocationPolicy", "LocationService", "LocationSources", "LocationPersistence", "LocationDaemonClient",
+            "LocationPlaces",
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import Foundation
+import LocationPlaces
 import Testing
 
 /// `locationctl reverse` and `geocode`: input handling and exit statuses of the real binary, and
@@ -52,5 +53,91 @@ import Testing
         let dispatched = try run(Executable.example, ["--reverse", "-33.8688", "151.2093", "--dispatch-main"], environment: env, timeout: 30)
         #expect(dispatched.status == 0, "\(dispatched.stderr)")
         #expect(dispatched.lines.first?.hasPrefix("error 2 main-thread") == true, "\(dispatched.lines)")
+    }
+}
+
+/// `locationctl reverse` and `geocode` on the shipped places database: known answers.
+///
+/// Enabled when the database opens (see `CLGeocoderKnownAnswerTests`).
+@Suite(.enabled(if: ShippedPlacesDatabase.opens))
+struct GeocodingKnownAnswerTests {
+    private func json(_ output: Finished) throws -> Any {
+        try JSONSerialization.jsonObject(with: Data(output.stdout.utf8))
+    }
+
+    @Test func reverseBerlin() throws {
+        let output = try run(Executable.locationctl, ["reverse", "52.52", "13.405", "--locale", "en_US"])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.lines.count == 1)
+        let line = try #require(output.lines.first)
+        #expect(line.hasPrefix("Berlin, "), "\(line)")
+        #expect(line.contains("Germany (DE) · Europe/Berlin · 52.52000, 13.40500"), "\(line)")
+    }
+
+    @Test func reverseJSONHasCLPlacemarksNames() throws {
+        let output = try run(Executable.locationctl, ["reverse", "--json", "52.52", "13.405", "--locale", "de"])
+        #expect(output.status == 0, "\(output.stderr)")
+        let object = try #require(try json(output) as? [String: Any])
+        #expect(object["locality"] as? String == "Berlin")
+        #expect(object["isoCountryCode"] as? String == "DE")
+        #expect(object["country"] as? String == "Deutschland")
+        #expect(object["timeZone"] as? String == "Europe/Berlin")
+        let location = try #require(object["location"] as? [String: Double])
+        #expect(location == ["latitude": 52.52, "longitude": 13.405])
+        let region = try #require(object["region"] as? [String: Double])
+        #expect(Set(region.keys) == ["latitude", "longitude", "radius"])
+        let allowed: Set<String> = [
+            "name", "locality", "subAdministrativeArea", "administrativeArea", "country", "isoCountryCode", "timeZone",
+            "ocean", "inlandWater", "location", "region",
+        ]
+        #expect(Set(object.keys).isSubset(of: allowed), "\(object.keys)")
+        #expect(object["ocean"] == nil, "nil values are left out")
+    }
+
+    @Test func negativeCoordinatesNeedNoDoubleDash() throws {
+        let output = try run(Executable.locationctl, ["reverse", "-33.8688", "151.2093", "--json"])
+        #expect(output.status == 0, "\(output.stderr)")
+        let object = try #require(try json(output) as? [String: Any])
+        #expect(object["isoCountryCode"] as? String == "AU")
+        let santiago = try run(Executable.locationctl, ["reverse", "--json", "-33.45", "-70.66"])
+        #expect((try json(santiago) as? [String: Any])?["isoCountryCode"] as? String == "CL", "\(santiago.stderr)")
+    }
+
+    @Test func aSeaPointNamesTheWater() throws {
+        let output = try run(Executable.locationctl, ["reverse", "--json", "30", "-40"])
+        #expect(output.status == 0, "\(output.stderr)")
+        let object = try #require(try json(output) as? [String: Any])
+        #expect(object["ocean"] is String)
+        #expect(object["locality"] == nil && object["isoCountryCode"] == nil)
+    }
+
+    @Test func geocodeParis() throws {
+        let output = try run(Executable.locationctl, ["geocode", "--json", "--limit", "3", "Paris"])
+        #expect(output.status == 0, "\(output.stderr)")
+        let array = try #require(try json(output) as? [[String: Any]])
+        #expect((1...3).contains(array.count))
+        #expect(array.first?["isoCountryCode"] as? String == "FR")
+        let text = try run(Executable.locationctl, ["geocode", "Paris,", "France"])
+        #expect(text.status == 0)
+        #expect(text.lines.first?.contains("(FR) · Europe/Paris · 48.8") == true, "\(text.lines)")
+    }
+
+    @Test func noMatchExitsWith1() throws {
+        let output = try run(Executable.locationctl, ["geocode", "Qxqxqxqx Zzyzzyzx"])
+        #expect(output.status == 1)
+        #expect(output.stderr.contains("no place matches 'Qxqxqxqx Zzyzzyzx'"), "\(output.stderr)")
+        #expect(output.stdout.isEmpty)
+    }
+
+    @Test func anAppsGeocoderAnswersOnTheMainThread() throws {
+        let output = try run(Executable.example, ["--reverse", "52.52", "13.405"], timeout: 30)
+        #expect(output.lines == ["placemark Berlin|Berlin|DE|Europe/Berlin main-thread true"], "\(output.stderr)")
+    }
+}
+
+enum ShippedPlacesDatabase {
+    static var opens: Bool {
+        if case .success = PlacesDatabase.shared { return true }
+        return false
     }
 }
