@@ -15,12 +15,15 @@ import Logging
 ///   is missing or unreadable (the error's `localizedDescription` says which and what to do).
 ///
 /// Apple's rules hold: the lookup runs off the caller's thread; completion handlers run on the main
-/// thread (the main queue, drained by `RunLoop.main.run()` and `dispatchMain()`); `isGeocoding` is
-/// `true` from the call until the completion handler is about to run; `cancelGeocode()` calls the
-/// pending request's handler with `CLError.geocodeCanceled`. Apple tells apps not to start a request
+/// thread (the main queue, drained by `RunLoop.main.run()` and `dispatchMain()`; NOTE: under
+/// `dispatchMain()` Linux's libdispatch drains it on a thread other than the process's first, so
+/// `Thread.isMainThread` is `false` there, while blocks stay serialised on the main queue);
+/// `isGeocoding` is `true` from the call until the completion handler is about to run;
+/// `cancelGeocode()` calls the pending request's handler with `CLError.geocodeCanceled`. Apple tells apps not to start a request
 /// while one is pending; here the newer request wins: the pending one is cancelled (its handler gets
 /// `.geocodeCanceled`) and the new one runs. Cancelling the task that awaits an `async` form cancels
-/// its request the same way.
+/// its request the same way. The `async` forms resume the task directly rather than through the main
+/// queue, so they also work in a process whose main thread never drains it.
 ///
 /// Thread-safe (its state is behind a lock), hence `Sendable`.
 open class CLGeocoder: NSObject, @unchecked Sendable {
