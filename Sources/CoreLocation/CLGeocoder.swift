@@ -25,6 +25,9 @@ import Logging
 /// its request the same way. The `async` forms resume the task directly rather than through the main
 /// queue, so they also work in a process whose main thread never drains it.
 ///
+/// NOTE: `geocodePostalAddress(_:…)` takes a Contacts `CNPostalAddress`; Linux has no Contacts
+/// framework, so those forms do not exist (`geocodeAddressString` takes the same address as text).
+///
 /// Thread-safe (its state is behind a lock), hence `Sendable`.
 open class CLGeocoder: NSObject, @unchecked Sendable {
     /// Every geocoder's lookups; concurrent, so one slow request never holds up another geocoder's.
