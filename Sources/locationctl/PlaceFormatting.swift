@@ -48,10 +48,11 @@ enum PlaceFormatting {
             region: .init(latitude: place.latitude, longitude: place.longitude, radius: place.radius))
     }
 
-    /// One line of JSON: an object for one placemark, an array for several.
+    /// One line of JSON: an object for one placemark, an array for several. Keys sorted, so the
+    /// output is the same on every run (Foundation's encoder keeps no declaration order here).
     static func json<Value: Encodable>(_ value: Value) throws -> String {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 

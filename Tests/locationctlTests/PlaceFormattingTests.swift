@@ -27,6 +27,7 @@ import Testing
         let text = try PlaceFormatting.json(PlaceFormatting.placemark(Self.berlin, locale: Locale(identifier: "de")))
         #expect(!text.contains("\n"), "one line")
         #expect(text.contains("\"Europe/Berlin\""), "slashes unescaped: \(text)")
+        #expect(text.hasPrefix("{\"administrativeArea\":\"Berlin\",\"country\":"), "keys sorted: \(text)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         #expect(Set(object.keys) == [
             "name", "locality", "administrativeArea", "country", "isoCountryCode", "timeZone", "location", "region",
