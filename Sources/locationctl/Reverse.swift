@@ -26,8 +26,13 @@ extension LocationCtl {
             _ = try Self.parse(coordinate)
         }
 
-        /// Latitude −90…90 and longitude −180…180, both finite numbers.
-        static func parse(_ values: [String]) throws -> (latitude: Double, longitude: Double) {
+        /// Latitude −90…90 and longitude −180…180, both finite numbers. A "--" (the habit from other
+        /// tools) is accepted and ignored; anything else starting with "--" is an unknown option.
+        static func parse(_ arguments: [String]) throws -> (latitude: Double, longitude: Double) {
+            let values = arguments.filter { $0 != "--" }
+            if let option = values.first(where: { $0.hasPrefix("--") }) {
+                throw ValidationError("unknown option '\(option)'")
+            }
             guard values.count == 2 else {
                 throw ValidationError("expected a latitude and a longitude, got \(values.count) value(s): \(values.joined(separator: " "))")
             }

@@ -29,11 +29,15 @@ import Testing
     @Test func theUsageErrorSaysWhatIsWrong() throws {
         let latitude = try run(Executable.locationctl, ["reverse", "95", "10"])
         #expect(latitude.stderr.contains("invalid latitude '95': expected a number from -90 to 90"), "\(latitude.stderr)")
+        let option = try run(Executable.locationctl, ["reverse", "1", "2", "--jsn"])
+        #expect(option.status == 64)
+        #expect(option.stderr.contains("unknown option '--jsn'"), "\(option.stderr)")
         let text = try run(Executable.locationctl, ["geocode", " "])
         #expect(text.stderr.contains("nothing to geocode"), "\(text.stderr)")
     }
 
     @Test(arguments: [["reverse", "52.52", "13.405"], ["reverse", "-33.8688", "151.2093"], ["reverse", "-33.8688", "-70.6", "--json"],
+                      ["reverse", "--", "-33.8688", "151.2093"],
                       ["geocode", "Paris"], ["geocode", "--json", "Paris,", "France"]])
     func anUnusableDatabaseExitsWith69AndSaysWhy(arguments: [String]) throws {
         // Negative coordinates without "--" get this far: they are values, not options.
