@@ -94,12 +94,11 @@ enum PlacesFileValidator {
         for row in 0..<PlacesTables.gridRows {
             for column in 0..<PlacesTables.gridColumns {
                 let entry = t.gridEntry(row: row, column: column)
-                let what = "GRID[row \(row), column \(column)]"
                 switch entry >> 30 {
                 case 0: continue
-                case 1: try index(Int(entry & 0xFFFF), below: t.countryCount, "\(what) country")
-                case 2: try index(Int(entry & 0x3FFF_FFFF), below: t.cellCount, "\(what) cell")
-                default: throw corrupt("\(what) has the unknown kind 3")
+                case 1: try index(Int(entry & 0xFFFF), below: t.countryCount, "GRID[row \(row), column \(column)] country")
+                case 2: try index(Int(entry & 0x3FFF_FFFF), below: t.cellCount, "GRID[row \(row), column \(column)] cell")
+                default: throw corrupt("GRID[row \(row), column \(column)] has the unknown kind 3")
                 }
             }
         }
