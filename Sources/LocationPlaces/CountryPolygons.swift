@@ -98,11 +98,17 @@ extension PlacesTables {
         let xScale = cos(latitude * .pi / 180) * metresPerDegree
         var bestSquared = limit * limit
         var bestCountry = -1
-        for neighbourRow in Swift.max(0, row - 1)...Swift.min(Self.gridRows - 1, row + 1) {
-            let reach = Self.columnReach(row: neighbourRow)
-            let columns = reach >= Self.gridColumns / 2 ? -(Self.gridColumns / 2)...(Self.gridColumns / 2 - 1) : -reach...reach
+        // Own row first and columns outwards from q's, so the nearest coast is usually met early and the
+        // box test below skips most farther cells.
+        for rowStep in 0..<3 {
+            let neighbourRow = row + (rowStep == 0 ? 0 : rowStep == 1 ? -1 : 1)
+            guard neighbourRow >= 0, neighbourRow < Self.gridRows else { continue }
+            let reach = Swift.min(Self.columnReach(row: neighbourRow), Self.gridColumns / 2)
             let south = -90 + Double(neighbourRow) * Self.cellDegrees
-            for offset in columns {
+            for step in 0..<(2 * reach + 1) {
+                // 0, -1, +1, -2, +2, …; with the whole row (reach 360) the last step, +360, is -360's column.
+                let offset = step & 1 == 1 ? -(step + 1) / 2 : step / 2
+                if reach == Self.gridColumns / 2, offset == reach { continue }
                 let unwrapped = column + offset
                 let wrapped = (unwrapped % Self.gridColumns + Self.gridColumns) % Self.gridColumns
                 let entry = gridEntry(row: neighbourRow, column: wrapped)
