@@ -19,16 +19,18 @@ enum PlacesDatabaseDiscovery {
     /// skipped: a broken installation should be reported, not hidden); so is a `$CORELOCATION_PLACES_DB`
     /// naming no file, because the variable was set on purpose.
     static func openFirst() -> Result<PlacesDatabase, PlacesDatabaseError> {
-        if let explicit = getenv(environmentVariable).map({ String(cString: $0) }), !explicit.isEmpty {
-            return Result { () throws(PlacesDatabaseError) in try PlacesDatabase.open(path: explicit) }
+        let explicit = getenv(environmentVariable).map { String(cString: $0) }
+        return openFirst(explicitPath: explicit, candidates: candidatePaths())
+    }
+
+    static func openFirst(explicitPath: String?, candidates: [String]) -> Result<PlacesDatabase, PlacesDatabaseError> {
+        if let explicitPath, !explicitPath.isEmpty {
+            return Result { () throws(PlacesDatabaseError) in try PlacesDatabase.open(path: explicitPath) }
         }
-        var searched: [String] = []
-        for path in candidatePaths() {
-            searched.append(path)
-            guard access(path, F_OK) == 0 else { continue }
+        for path in candidates where access(path, F_OK) == 0 {
             return Result { () throws(PlacesDatabaseError) in try PlacesDatabase.open(path: path) }
         }
-        return .failure(.missing(searched: searched))
+        return .failure(.missing(searched: candidates))
     }
 
     static func candidatePaths() -> [String] {
