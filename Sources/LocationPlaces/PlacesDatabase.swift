@@ -16,12 +16,14 @@ public final class PlacesDatabase: Sendable {
     /// The file this database was opened from.
     public let path: String
     let tables: PlacesTables
+    let names: InternedNames
 
     private static let logger = Logger(label: "corelocation.places")
 
     private init(path: String, tables: PlacesTables) {
         self.path = path
         self.tables = tables
+        self.names = InternedNames(tables)
     }
 
     /// Opens (memory-maps) the database at `path`, validating its header and indexes.

@@ -49,7 +49,7 @@ extension PlacesDatabase {
     /// country: a point in Réunion gives FR here, RE from `reverseGeocode`).
     public func polygonCountryCode(latitude: Double, longitude: Double) -> String? {
         guard let country = reverseLookup(latitude: latitude, longitude: longitude)?.polygonCountry else { return nil }
-        return tables.countryCode(country)
+        return names.countryCodes[country]
     }
 
     public func reverseGeocode(latitude: Double, longitude: Double) -> PlaceDescription? {
@@ -60,14 +60,14 @@ extension PlacesDatabase {
         }
         // One initialiser call, no mutation: this is the benchmark's path for most of the Earth.
         let country = hit.polygonCountry
-        let countryName = country.map { tables.string(tables.countryNameRef($0)) }
-        var zone = country.flatMap { tables.timeZoneName(tables.countryTimeZone($0)) }
+        let countryName = country.map { names.countryNames[$0] }
+        var zone = country.flatMap { names.timeZone(tables.countryTimeZone($0)) }
         if zone == nil, hit.water != nil { zone = WaterBody.nauticalTimeZone(longitude: longitude) }
         let inland = hit.water.flatMap { $0.isInland ? $0.name : nil }
         let ocean = hit.water.flatMap { $0.isInland ? nil : $0.name }
         return PlaceDescription(
             name: inland ?? ocean ?? countryName, country: countryName,
-            isoCountryCode: country.map { tables.countryCode($0) }, timeZoneIdentifier: zone,
+            isoCountryCode: country.map { names.countryCodes[$0] }, timeZoneIdentifier: zone,
             ocean: ocean, inlandWater: inland, latitude: latitude, longitude: longitude, radius: 0)
     }
 
@@ -81,12 +81,9 @@ extension PlacesDatabase {
         var zone = tables.placeTimeZone(place)
         if zone == PlacesTables.none16 { zone = tables.countryTimeZone(country) }
         return PlaceDescription(
-            name: name, locality: name,
-            administrativeArea: subdivision == PlacesTables.none16
-                ? nil : tables.string(tables.subdivisionNameRef(Int(subdivision))),
-            country: tables.string(tables.countryNameRef(country)),
-            isoCountryCode: tables.countryCode(country),
-            timeZoneIdentifier: tables.timeZoneName(zone),
+            name: name, locality: name, administrativeArea: names.subdivision(subdivision),
+            country: names.countryNames[country], isoCountryCode: names.countryCodes[country],
+            timeZoneIdentifier: names.timeZone(zone),
             latitude: latitude, longitude: longitude,
             radius: Self.radius(population: population), population: population)
     }
