@@ -63,8 +63,13 @@ private struct NearestSearch {
             best = mid
         }
         guard hi - lo > 1 else { return }
-        let axis = tables.placeSplitAxis(mid)
-        let along = delta[axis]
+        // A switch, not `delta[axis]`: a variable SIMD lane index goes through memory.
+        let along: Float
+        switch tables.placeSplitAxis(mid) {
+        case 0: along = delta.x
+        case 1: along = delta.y
+        default: along = delta.z
+        }
         if along <= 0 {
             visit(tables, lo, mid)
             if along * along < bestSquared { visit(tables, mid + 1, hi) }
