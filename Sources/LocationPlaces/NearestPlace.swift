@@ -36,11 +36,6 @@ func chordLength(metres: Double) -> Double {
     2 * sin(metres / (2 * PlacesGeometry.earthRadius))
 }
 
-/// Great-circle distance in metres for a chord length on the unit sphere.
-func greatCircleMetres(chord: Double) -> Double {
-    2 * asin(Swift.min(1, chord / 2)) * PlacesGeometry.earthRadius
-}
-
 private struct NearestSearch {
     let target: SIMD3<Float>
     var bestSquared: Float

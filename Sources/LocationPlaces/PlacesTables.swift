@@ -70,18 +70,10 @@ struct PlacesTables: @unchecked Sendable {
         String(decoding: stringBytes(ref), as: UTF8.self)
     }
 
-    func optionalString(_ ref: UInt32) -> String? {
-        ref == Self.none32 ? nil : string(ref)
-    }
-
     // MARK: CTRY (16 B)
 
     func countryCode(_ country: Int) -> String {
         String(decoding: UnsafeRawBufferPointer(start: countries + country * 16, count: 2), as: UTF8.self)
-    }
-
-    @inline(__always) func countryCodeBytes(_ country: Int) -> (UInt8, UInt8) {
-        (Self.u8(countries, country * 16), Self.u8(countries, country * 16 + 1))
     }
 
     @inline(__always) func countryTimeZone(_ country: Int) -> UInt16 { Self.u16(countries, country * 16 + 2) }
@@ -95,19 +87,11 @@ struct PlacesTables: @unchecked Sendable {
     @inline(__always) func subdivisionCountry(_ subdivision: Int) -> Int { Int(Self.u16(subdivisions, subdivision * 8)) }
     @inline(__always) func subdivisionNameRef(_ subdivision: Int) -> UInt32 { Self.u32(subdivisions, subdivision * 8 + 4) }
 
-    func timeZoneName(_ zone: UInt16) -> String? {
-        zone == Self.none16 ? nil : string(timeZoneRef(Int(zone)))
-    }
-
     // MARK: PXYZ (12 B), PLCE (16 B)
 
     @inline(__always) func vector(_ place: Int) -> SIMD3<Float> {
         let offset = place * 12
         return SIMD3(Self.f32(vectors, offset), Self.f32(vectors, offset + 4), Self.f32(vectors, offset + 8))
-    }
-
-    @inline(__always) func vectorComponent(_ place: Int, _ axis: Int) -> Float {
-        Self.f32(vectors, place * 12 + axis * 4)
     }
 
     @inline(__always) func placePopulation(_ place: Int) -> UInt32 { Self.u32(places, place * 16) }
