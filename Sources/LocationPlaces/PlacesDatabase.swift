@@ -1,29 +1,64 @@
+import Logging
+
 /// The offline world database: countries, subdivisions, populated places, country polygons.
 ///
-/// STUB: the interface other modules build against; the implementation lands with the reader.
+/// Why memory-mapping: the file (~16 MB) is used in place, so opening costs one `mmap` and a validation
+/// pass over the indexes, not a parse: the first answer comes within milliseconds of process start, pages
+/// are shared with every other process using the database, and only the pages queries touch are read.
+/// Validation checks every reference once (`PlacesFileValidator`), so queries use unchecked loads.
+///
+/// Why a grid and k-d trees: a 0.5° grid answers most points with one load (open sea, or a cell wholly
+/// inside one country); only coastal and border cells test the few boundary lines clipped to them. The
+/// locality is then the nearest place among that country's places, an implicit k-d tree on unit vectors,
+/// so distances are true sphere distances with no seam at ±180° or at the poles. The format is in
+/// docs/places-database.md.
 public final class PlacesDatabase: Sendable {
+    /// The file this database was opened from.
+    public let path: String
+    let tables: PlacesTables
+    let names: InternedNames
+
+    private static let logger = Logger(label: "corelocation.places")
+
+    private init(path: String, tables: PlacesTables) {
+        self.path = path
+        self.tables = tables
+        self.names = InternedNames(tables)
+    }
+
     /// Opens (memory-maps) the database at `path`, validating its header and indexes.
+    ///
+    /// - Throws: `.missing` when there is no file at `path`, `.unreadable` when it cannot be opened or
+    ///   mapped, `.corrupt` (with the precise reason) or `.unsupportedVersion` when it is not a version-1
+    ///   places database.
     public static func open(path: String) throws(PlacesDatabaseError) -> PlacesDatabase {
-        throw .missing(searched: [path])
+        let tables = try PlacesFileValidator.open(path: path)
+        logger.debug("opened the places database", metadata: [
+            "path": "\(path)", "places": "\(tables.placeCount)", "countries": "\(tables.countryCount)",
+        ])
+        return PlacesDatabase(path: path, tables: tables)
     }
 
     /// The process-wide database, opened on first use from the first of: `$CORELOCATION_PLACES_DB`, the
     /// package's resources beside the running executable, `/usr/local/share/corelocation/places.bin`,
     /// `/usr/share/corelocation/places.bin`. The result (or the error) is kept.
-    public static var shared: Result<PlacesDatabase, PlacesDatabaseError> {
-        .failure(.missing(searched: []))
+    public static var shared: Result<PlacesDatabase, PlacesDatabaseError> { sharedOutcome }
+
+    /// A `static let` is initialised once, lazily and thread-safely, so the first outcome is kept.
+    private static let sharedOutcome: Result<PlacesDatabase, PlacesDatabaseError> = {
+        let outcome = PlacesDatabaseDiscovery.openFirst()
+        if case .failure(let error) = outcome {
+            logger.warning("the places database is unavailable: \(error)")
+        }
+        return outcome
+    }()
+
+    /// The generator's `META` section: UTF-8 JSON (sources, versions, counts). Informational.
+    public var metadataJSON: String {
+        String(decoding: tables.metadata, as: UTF8.self)
     }
 
-    /// Country (polygon), nearest locality in that country, subdivision, time zone; at sea the water
-    /// body and, within 12 nautical miles of a coast, that coast's country. `nil` for coordinates that are
-    /// not finite or out of range.
-    public func reverseGeocode(latitude: Double, longitude: Double) -> PlaceDescription? {
-        nil
-    }
-
-    /// Place-level forward geocoding: "Place", "Place, Country", "Place, Subdivision[, Country]"; best
-    /// first, at most `limit`. Empty for no match (and for empty or over-long text).
-    public func search(_ text: String, preferring region: SearchRegion? = nil, limit: Int = 10) -> [PlaceDescription] {
-        []
-    }
+    /// Number of populated places and of countries in the database.
+    public var placeCount: Int { tables.placeCount }
+    public var countryCount: Int { tables.countryCount }
 }

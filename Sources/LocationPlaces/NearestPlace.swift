@@ -1,0 +1,76 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Nearest populated place on the sphere: each country's places are an implicit k-d tree on unit vectors
+/// (node of `[lo, hi)` at `lo + (hi - lo) / 2`), and the nearest by chord length is the nearest by
+/// great-circle distance, with no special case at the antimeridian or the poles.
+extension PlacesTables {
+    /// The place in `country`'s k-d range nearest to `target`, if one lies within `maxChord` (a chord
+    /// length on the unit sphere).
+    func nearestPlace(inCountry country: Int, to target: SIMD3<Float>, maxChord: Float) -> Int? {
+        let start = countryPlaceStart(country)
+        var search = NearestSearch(target: target, bestSquared: maxChord * maxChord)
+        search.visit(self, start, start + countryPlaceCount(country))
+        return search.best
+    }
+
+    static func unitVector(latitude: Double, longitude: Double) -> SIMD3<Float> {
+        let phi = latitude * .pi / 180, lambda = longitude * .pi / 180
+        let cosPhi = cos(phi)
+        return SIMD3(Float(cosPhi * cos(lambda)), Float(cosPhi * sin(lambda)), Float(sin(phi)))
+    }
+
+    /// Latitude and longitude (degrees) of a place's unit vector.
+    func coordinate(ofPlace place: Int) -> (latitude: Double, longitude: Double) {
+        let v = vector(place)
+        let x = Double(v.x), y = Double(v.y), z = Double(v.z)
+        return (atan2(z, (x * x + y * y).squareRoot()) * 180 / .pi, atan2(y, x) * 180 / .pi)
+    }
+}
+
+/// Chord length on the unit sphere for a great-circle distance in metres.
+func chordLength(metres: Double) -> Double {
+    2 * sin(metres / (2 * PlacesGeometry.earthRadius))
+}
+
+private struct NearestSearch {
+    let target: SIMD3<Float>
+    var bestSquared: Float
+    var best: Int?
+
+    init(target: SIMD3<Float>, bestSquared: Float) {
+        self.target = target
+        self.bestSquared = bestSquared
+    }
+
+    /// Depth is log2 of a country's place count (≤ 18), so recursion is cheap and allocation-free.
+    mutating func visit(_ tables: PlacesTables, _ lo: Int, _ hi: Int) {
+        guard lo < hi else { return }
+        let mid = lo + (hi - lo) / 2
+        let node = tables.vector(mid)
+        let delta = target - node
+        let squared = (delta * delta).sum()
+        if squared < bestSquared {
+            bestSquared = squared
+            best = mid
+        }
+        guard hi - lo > 1 else { return }
+        // A switch, not `delta[axis]`: a variable SIMD lane index goes through memory.
+        let along: Float
+        switch tables.placeSplitAxis(mid) {
+        case 0: along = delta.x
+        case 1: along = delta.y
+        default: along = delta.z
+        }
+        if along <= 0 {
+            visit(tables, lo, mid)
+            if along * along < bestSquared { visit(tables, mid + 1, hi) }
+        } else {
+            visit(tables, mid + 1, hi)
+            if along * along < bestSquared { visit(tables, lo, mid) }
+        }
+    }
+}

@@ -1,0 +1,119 @@
+/// Opens `places.bin` and checks every cross-reference once, so that queries can read with unchecked
+/// loads: string references and their lengths inside `STRS`; country, subdivision, time-zone and place
+/// indexes in range; grid entries → `CELL` → `PART` → `LINE` → `PNTS`; country place ranges inside
+/// `PLCE`; k-d split axes ≤ 2. A linear pass over ~1.3 million small records: a few milliseconds.
+enum PlacesFileValidator {
+    static func open(path: String) throws(PlacesDatabaseError) -> PlacesTables {
+        let file = try MappedFile(path: path)
+        let directory = try PlacesFileDirectory(file: file, path: path)
+        let strings = directory.bytes("STRS")
+        let (countries, countryCount) = directory.records("CTRY", size: 16)
+        let (timeZones, timeZoneCount) = directory.records("TZNS", size: 4)
+        let (subdivisions, subdivisionCount) = directory.records("ADM1", size: 8)
+        let (vectors, vectorCount) = directory.records("PXYZ", size: 12)
+        let (places, placeCount) = directory.records("PLCE", size: 16)
+        let (names, nameCount) = directory.records("NIDX", size: 8)
+        let (grid, gridCount) = directory.records("GRID", size: 4)
+        let (cells, cellCount) = directory.records("CELL", size: 8)
+        let (parts, partCount) = directory.records("PART", size: 12)
+        let (lines, lineCount) = directory.records("LINE", size: 8)
+        let (points, pointCount) = directory.records("PNTS", size: 4)
+
+        func corrupt(_ reason: String) -> PlacesDatabaseError { .corrupt(path: path, reason: reason) }
+
+        guard vectorCount == placeCount else {
+            throw corrupt("PXYZ has \(vectorCount) records but PLCE has \(placeCount)")
+        }
+        let cellsInGrid = PlacesTables.gridRows * PlacesTables.gridColumns
+        guard gridCount == cellsInGrid else {
+            throw corrupt("GRID has \(gridCount) entries, not \(cellsInGrid) (720 × 360)")
+        }
+        // u16 indexes use 0xFFFF for "none", so a table they index holds fewer than 65,535 records.
+        for (tag, count) in [("CTRY", countryCount), ("TZNS", timeZoneCount), ("ADM1", subdivisionCount)]
+        where count >= Int(PlacesTables.none16) {
+            throw corrupt("section \(tag) has \(count) records, more than a 16-bit index can reach")
+        }
+
+        let tables = PlacesTables(
+            file: file, metadata: directory.bytes("META"),
+            strings: strings.baseAddress!, stringsLength: strings.count,
+            countries: countries, countryCount: countryCount, timeZones: timeZones, timeZoneCount: timeZoneCount,
+            subdivisions: subdivisions, subdivisionCount: subdivisionCount, vectors: vectors, places: places,
+            placeCount: placeCount, names: names, nameCount: nameCount, grid: grid, cells: cells,
+            cellCount: cellCount, parts: parts, partCount: partCount, lines: lines, lineCount: lineCount,
+            points: points, pointCount: pointCount)
+        try validate(tables, corrupt: corrupt)
+        return tables
+    }
+
+    private static func validate(
+        _ t: PlacesTables, corrupt: (String) -> PlacesDatabaseError
+    ) throws(PlacesDatabaseError) {
+        func string(_ ref: UInt32, optional: Bool = false, _ what: @autoclosure () -> String) throws(PlacesDatabaseError) {
+            if optional, ref == PlacesTables.none32 { return }
+            let offset = Int(ref)
+            guard offset <= t.stringsLength - 2,
+                  Int(PlacesTables.u16(t.strings, offset)) <= t.stringsLength - offset - 2
+            else { throw corrupt("\(what()) refers to a string at \(ref) outside STRS (\(t.stringsLength) bytes)") }
+        }
+        func index(_ value: Int, below limit: Int, optional: Bool = false, _ what: @autoclosure () -> String)
+            throws(PlacesDatabaseError) {
+            if optional, value == Int(PlacesTables.none16) { return }
+            guard value < limit else { throw corrupt("\(what()) is \(value), out of range (\(limit) records)") }
+        }
+        func range(_ start: Int, _ count: Int, within limit: Int, _ what: @autoclosure () -> String)
+            throws(PlacesDatabaseError) {
+            guard start <= limit, count <= limit - start else {
+                throw corrupt("\(what()) [\(start) ..< \(start) + \(count)] is outside its table (\(limit) records)")
+            }
+        }
+
+        for c in 0..<t.countryCount {
+            try index(Int(t.countryTimeZone(c)), below: t.timeZoneCount, optional: true, "CTRY[\(c)] time zone")
+            try string(t.countryNameRef(c), "CTRY[\(c)] name")
+            try range(t.countryPlaceStart(c), t.countryPlaceCount(c), within: t.placeCount, "CTRY[\(c)] places")
+        }
+        for z in 0..<t.timeZoneCount {
+            try string(t.timeZoneRef(z), "TZNS[\(z)]")
+        }
+        for s in 0..<t.subdivisionCount {
+            try index(t.subdivisionCountry(s), below: t.countryCount, "ADM1[\(s)] country")
+            try string(t.subdivisionNameRef(s), "ADM1[\(s)] name")
+        }
+        for p in 0..<t.placeCount {
+            try string(t.placeNameRef(p), "PLCE[\(p)] name")
+            try index(Int(t.placeSubdivision(p)), below: t.subdivisionCount, optional: true, "PLCE[\(p)] subdivision")
+            try index(Int(t.placeTimeZone(p)), below: t.timeZoneCount, optional: true, "PLCE[\(p)] time zone")
+            try index(t.placeCountry(p), below: t.countryCount, "PLCE[\(p)] country")
+            try index(t.placeSplitAxis(p), below: 3, "PLCE[\(p)] split axis")
+        }
+        for n in 0..<t.nameCount {
+            try string(t.nameKeyRef(n), "NIDX[\(n)] key")
+            try index(t.namePlace(n), below: t.placeCount, "NIDX[\(n)] place")
+        }
+        for row in 0..<PlacesTables.gridRows {
+            for column in 0..<PlacesTables.gridColumns {
+                let entry = t.gridEntry(row: row, column: column)
+                switch entry >> 30 {
+                case 0: continue
+                case 1: try index(Int(entry & 0xFFFF), below: t.countryCount, "GRID[row \(row), column \(column)] country")
+                case 2: try index(Int(entry & 0x3FFF_FFFF), below: t.cellCount, "GRID[row \(row), column \(column)] cell")
+                default: throw corrupt("GRID[row \(row), column \(column)] has the unknown kind 3")
+                }
+            }
+        }
+        for c in 0..<t.cellCount {
+            try range(t.cellFirstPart(c), t.cellPartCount(c), within: t.partCount, "CELL[\(c)] parts")
+        }
+        for p in 0..<t.partCount {
+            try index(t.partCountry(p), below: t.countryCount, "PART[\(p)] country")
+            try range(t.partFirstLine(p), t.partLineCount(p), within: t.lineCount, "PART[\(p)] lines")
+        }
+        for l in 0..<t.lineCount {
+            guard t.linePointCount(l) >= 2 else {
+                throw corrupt("LINE[\(l)] has \(t.linePointCount(l)) points; a line needs at least 2")
+            }
+            try range(t.lineFirstPoint(l), t.linePointCount(l), within: t.pointCount, "LINE[\(l)] points")
+        }
+    }
+}

@@ -1,0 +1,103 @@
+/// Reverse geocoding as indexes: what `reverseGeocode` answers before any string is made, for the
+/// benchmark and for callers that only need the country.
+public struct ReverseHit: Sendable, Hashable {
+    public enum Surface: Sendable, Hashable {
+        /// Inside a country's polygons (or within 2 km of its boundary: the polygons' resolution).
+        case land
+        /// Within 12 nautical miles of a country's boundary.
+        case territorialSea
+        /// Beyond every territorial sea.
+        case sea
+    }
+
+    public var surface: Surface
+    /// Index of the country whose polygon (or territorial sea) holds the point.
+    public var polygonCountry: Int?
+    /// Index of the nearest place within `PlacesDatabase.localityRange` (on land only).
+    public var place: Int?
+    /// The water body, at sea and in territorial seas.
+    public var water: WaterBody?
+}
+
+extension PlacesDatabase {
+    /// A locality is named only within this distance of the point; beyond it the answer is the country
+    /// alone (50 km: a town's sphere of influence, and GeoNames' cities1000 leaves few land points farther
+    /// from a place outside deserts, ice and tundra).
+    public static let localityRange = 50_000.0
+
+    private static let localityChord = Float(chordLength(metres: localityRange))
+
+    /// The indexes behind `reverseGeocode`; `nil` for coordinates that are not finite or out of range.
+    /// No allocation.
+    public func reverseLookup(latitude: Double, longitude: Double) -> ReverseHit? {
+        guard let longitude = Self.normalisedLongitude(latitude: latitude, longitude: longitude) else { return nil }
+        switch tables.locate(latitude: latitude, longitude: longitude) {
+        case .land(let country), .nearCoast(let country):
+            let target = PlacesTables.unitVector(latitude: latitude, longitude: longitude)
+            let place = tables.nearestPlace(inCountry: country, to: target, maxChord: Self.localityChord)
+            return ReverseHit(surface: .land, polygonCountry: country, place: place, water: nil)
+        case .territorialSea(let country):
+            return ReverseHit(surface: .territorialSea, polygonCountry: country, place: nil,
+                              water: WaterBody.at(latitude: latitude, longitude: longitude))
+        case .sea:
+            return ReverseHit(surface: .sea, polygonCountry: nil, place: nil,
+                              water: WaterBody.at(latitude: latitude, longitude: longitude))
+        }
+    }
+
+    /// The ISO code of the country whose polygon or territorial sea holds the point (not the locality's
+    /// country: a point in Réunion gives FR here, RE from `reverseGeocode`).
+    public func polygonCountryCode(latitude: Double, longitude: Double) -> String? {
+        guard let country = reverseLookup(latitude: latitude, longitude: longitude)?.polygonCountry else { return nil }
+        return names.countryCodes[country]
+    }
+
+    public func reverseGeocode(latitude: Double, longitude: Double) -> PlaceDescription? {
+        guard let hit = reverseLookup(latitude: latitude, longitude: longitude) else { return nil }
+        let longitude = longitude == 180 ? -180 : longitude
+        if let place = hit.place {
+            return describe(place: place, latitude: latitude, longitude: longitude)
+        }
+        // One initialiser call, no mutation: this is the benchmark's path for most of the Earth.
+        let country = hit.polygonCountry
+        let countryName = country.map { names.countryNames[$0] }
+        var zone = country.flatMap { names.timeZone(tables.countryTimeZone($0)) }
+        if zone == nil, hit.water != nil { zone = WaterBody.nauticalTimeZone(longitude: longitude) }
+        let inland = hit.water.flatMap { $0.isInland ? $0.name : nil }
+        let ocean = hit.water.flatMap { $0.isInland ? nil : $0.name }
+        return PlaceDescription(
+            name: inland ?? ocean ?? countryName, country: countryName,
+            isoCountryCode: country.map { names.countryCodes[$0] }, timeZoneIdentifier: zone,
+            ocean: ocean, inlandWater: inland, latitude: latitude, longitude: longitude, radius: 0)
+    }
+
+    /// A place as a placemark: its own country (GeoNames' code, e.g. RE for Réunion), subdivision, zone
+    /// (else its country's), and a circle sized by population.
+    func describe(place: Int, latitude: Double, longitude: Double) -> PlaceDescription {
+        let country = tables.placeCountry(place)
+        let population = Int(tables.placePopulation(place))
+        let name = tables.string(tables.placeNameRef(place))
+        let subdivision = tables.placeSubdivision(place)
+        var zone = tables.placeTimeZone(place)
+        if zone == PlacesTables.none16 { zone = tables.countryTimeZone(country) }
+        return PlaceDescription(
+            name: name, locality: name, administrativeArea: names.subdivision(subdivision),
+            country: names.countryNames[country], isoCountryCode: names.countryCodes[country],
+            timeZoneIdentifier: names.timeZone(zone),
+            latitude: latitude, longitude: longitude,
+            radius: Self.radius(population: population), population: population)
+    }
+
+    /// The circle that stands for a place: 20 m × √population, between 500 m and 30 km (a village of
+    /// 1,000 people gets ~630 m, a city of a million 20 km).
+    static func radius(population: Int) -> Double {
+        Swift.min(30_000, Swift.max(500, 20 * Double(population).squareRoot()))
+    }
+
+    /// The longitude in [-180, 180) (180 ≡ -180), or `nil` when the coordinate is not finite or out of range.
+    @inline(__always)
+    static func normalisedLongitude(latitude: Double, longitude: Double) -> Double? {
+        guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180 else { return nil }
+        return longitude == 180 ? -180 : longitude
+    }
+}

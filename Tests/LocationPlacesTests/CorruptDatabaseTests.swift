@@ -1,0 +1,243 @@
+import Testing
+@testable import LocationPlaces
+
+/// Files that are not valid places databases give `.corrupt`/`.unsupportedVersion` with a precise reason,
+/// never a crash; the crafted files come from `PlacesFileBuilder`.
+@Suite struct CorruptDatabaseTests {
+    /// Opens `bytes` written to a temporary file; returns the error, or `nil` when the file opened.
+    private func openError(_ bytes: [UInt8]) throws -> PlacesDatabaseError? {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        let path = try directory.write(bytes, named: "places.bin")
+        do {
+            _ = try PlacesDatabase.open(path: path)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    private func expectCorrupt(_ bytes: [UInt8], mentioning words: [String],
+                               sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let error = try openError(bytes)
+        guard case .corrupt(_, let reason)? = error else {
+            Issue.record("expected .corrupt, got \(String(describing: error))", sourceLocation: sourceLocation)
+            return
+        }
+        for word in words {
+            #expect(reason.contains(word), "reason \"\(reason)\" does not mention \(word)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func theMinimalFileOpensAndAnswers() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        let path = try directory.write(PlacesFileBuilder.minimal().bytes(), named: "places.bin")
+        let database = try PlacesDatabase.open(path: path)
+        let place = try #require(database.reverseGeocode(latitude: 10.12, longitude: 10.08))
+        #expect(place.locality == "Alpha")
+        #expect(place.administrativeArea == "North Region")
+        #expect(place.isoCountryCode == "TL")
+        #expect(place.country == "Testland")
+        #expect(place.timeZoneIdentifier == "Etc/UTC")
+        // The mixed cell east of it: north-west of its line is Testland, land.
+        #expect(database.polygonCountryCode(latitude: 10.45, longitude: 10.55) == "TL")
+        #expect(database.reverseLookup(latitude: 10.45, longitude: 10.55)?.surface == .land)
+        // Half a kilometre south of the line: the polygons' resolution, still land (but 71 km from Alpha).
+        let nearLine = try #require(database.reverseLookup(latitude: 10.12, longitude: 10.75))
+        #expect(nearLine == ReverseHit(surface: .land, polygonCountry: 0, place: nil, water: nil))
+        // ~20 km south of it: Testland's territorial sea.
+        let offshore = try #require(database.reverseGeocode(latitude: 10.02, longitude: 10.95))
+        #expect(offshore.isoCountryCode == "TL")
+        #expect(offshore.locality == nil)
+        #expect(offshore.ocean == "Atlantic Ocean")
+        #expect(database.reverseLookup(latitude: 10.02, longitude: 10.95)?.surface == .territorialSea)
+        // Far from any coast.
+        #expect(database.reverseLookup(latitude: -45, longitude: 170)?.surface == .sea)
+        #expect(database.search("Alpha").first?.locality == "Alpha")
+        #expect(database.metadataJSON == #"{"test": true}"#)
+    }
+
+    @Test func aZeroLengthFileIsCorrupt() throws {
+        try expectCorrupt([], mentioning: ["0 bytes", "header"])
+    }
+
+    @Test func aFileShorterThanTheHeaderIsCorrupt() throws {
+        try expectCorrupt(Array("CLPLAC".utf8), mentioning: ["6 bytes"])
+    }
+
+    @Test func wrongMagicIsCorrupt() throws {
+        var bytes = PlacesFileBuilder.minimal().bytes()
+        bytes[0] = UInt8(ascii: "X")
+        try expectCorrupt(bytes, mentioning: ["magic"])
+    }
+
+    @Test func aFutureVersionIsUnsupported() throws {
+        var builder = PlacesFileBuilder.minimal()
+        builder.version = 2
+        let error = try openError(builder.bytes())
+        guard case .unsupportedVersion(_, 2)? = error else {
+            Issue.record("expected .unsupportedVersion(2), got \(String(describing: error))")
+            return
+        }
+        #expect(error?.description.contains("version 2") == true)
+    }
+
+    @Test func aDirectoryLongerThanTheFileIsCorrupt() throws {
+        var bytes = PlacesFileBuilder.minimal().bytes()
+        bytes.replaceSubrange(12..<16, with: le32(1_000_000))
+        try expectCorrupt(bytes, mentioning: ["directory", "1000000"])
+    }
+
+    @Test func aSectionPastTheEndIsCorrupt() throws {
+        let builder = PlacesFileBuilder.minimal()
+        var bytes = builder.bytes()
+        let plce = builder.sections.firstIndex { $0.tag == "PLCE" }!
+        bytes.replaceSubrange((16 + 24 * plce + 16)..<(16 + 24 * plce + 24), with: le64(UInt64(bytes.count)))
+        try expectCorrupt(bytes, mentioning: ["section PLCE extends past the end of the file", "file size \(bytes.count)"])
+    }
+
+    @Test func everyTruncationIsCorrupt() throws {
+        let bytes = PlacesFileBuilder.minimal().bytes()
+        // Every cut through the header and directory, then a spread of cuts through the sections.
+        let cuts = Array(0..<(16 + 24 * 13 + 8)) + Array(stride(from: 400, to: bytes.count, by: 4099)) + [bytes.count - 1]
+        for cut in cuts {
+            let error = try openError(Array(bytes[..<cut]))
+            guard case .corrupt? = error else {
+                Issue.record("a file cut at \(cut) of \(bytes.count) bytes gave \(String(describing: error))")
+                continue
+            }
+        }
+    }
+
+    @Test func aMissingSectionIsCorrupt() throws {
+        var builder = PlacesFileBuilder.minimal()
+        builder.sections.removeAll { $0.tag == "NIDX" }
+        try expectCorrupt(builder.bytes(), mentioning: ["NIDX", "missing"])
+    }
+
+    @Test func aRepeatedSectionIsCorrupt() throws {
+        var builder = PlacesFileBuilder.minimal()
+        builder.sections.append(("CTRY", builder.sections[2].bytes))
+        try expectCorrupt(builder.bytes(), mentioning: ["CTRY", "twice"])
+    }
+
+    @Test func unknownSectionsAreIgnored() throws {
+        var builder = PlacesFileBuilder.minimal()
+        builder.sections.append(("XTRA", [1, 2, 3]))
+        #expect(try openError(builder.bytes()) == nil)
+    }
+
+    @Test func aLengthThatIsNotWholeRecordsIsCorrupt() throws {
+        var builder = PlacesFileBuilder.minimal()
+        builder.replace("PLCE", with: builder.sections[6].bytes + [0, 0, 0])
+        try expectCorrupt(builder.bytes(), mentioning: ["PLCE", "19 bytes", "16-byte records"])
+    }
+
+    @Test func aWrongGridSizeIsCorrupt() throws {
+        var builder = PlacesFileBuilder.minimal()
+        builder.replace("GRID", with: [UInt8](repeating: 0, count: 720 * 4))
+        try expectCorrupt(builder.bytes(), mentioning: ["GRID", "720"])
+    }
+
+    @Test func aStringReferenceOutsideStringsIsCorrupt() throws {
+        var builder = PlacesFileBuilder.minimal()
+        builder.patch("PLCE", at: 4, le32(5_000))
+        try expectCorrupt(builder.bytes(), mentioning: ["PLCE[0] name", "outside STRS"])
+    }
+
+    @Test func aStringLengthRunningPastStringsIsCorrupt() throws {
+        var builder = PlacesFileBuilder.minimal()
+        builder.patch("STRS", at: 0, le16(60_000))  // "Testland", CTRY[0]'s name
+        try expectCorrupt(builder.bytes(), mentioning: ["CTRY[0] name", "outside STRS"])
+    }
+
+    @Test(arguments: [
+        ("PLCE", 12, le16(7), "PLCE[0] country"),
+        ("PLCE", 8, le16(3), "PLCE[0] subdivision"),
+        ("PLCE", 10, le16(9), "PLCE[0] time zone"),
+        ("PLCE", 14, [3], "PLCE[0] split axis"),
+        ("ADM1", 0, le16(1), "ADM1[0] country"),
+        ("CTRY", 12, le32(2), "CTRY[0] places"),
+        ("CTRY", 8, le32(0xFFFF_FFFF), "CTRY[0] places"),
+        ("NIDX", 4, le32(1), "NIDX[0] place"),
+        ("CELL", 4, le32(2), "CELL[0] parts"),
+        ("PART", 0, le16(1), "PART[0] country"),
+        ("PART", 8, le32(5), "PART[0] lines"),
+        ("LINE", 4, le32(3), "LINE[0] points"),
+        ("LINE", 4, le32(1), "LINE[0] has 1 points"),
+    ] as [(String, Int, [UInt8], String)])
+    func anIndexOutOfRangeIsCorrupt(tag: String, offset: Int, value: [UInt8], reason: String) throws {
+        var builder = PlacesFileBuilder.minimal()
+        builder.patch(tag, at: offset, value)
+        try expectCorrupt(builder.bytes(), mentioning: [reason])
+    }
+
+    @Test func aGridEntryOutOfRangeIsCorrupt() throws {
+        var builder = PlacesFileBuilder.minimal()
+        builder.patch("GRID", at: 0, le32((2 << 30) | 5))
+        try expectCorrupt(builder.bytes(), mentioning: ["GRID[row 0, column 0] cell"])
+        builder.patch("GRID", at: 0, le32(3 << 30))
+        try expectCorrupt(builder.bytes(), mentioning: ["unknown kind 3"])
+    }
+
+    @Test func randomGarbageIsCorrupt() throws {
+        var generator = SeededGenerator(seed: 7)
+        for length in [1, 15, 16, 17, 100, 4096, 70_000] {
+            var bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            #expect(try openError(bytes) != nil)
+            // Garbage behind a valid magic and version.
+            if length >= 16 {
+                bytes.replaceSubrange(0..<12, with: Array("CLPLACES".utf8) + le32(1))
+                let error = try openError(bytes)
+                guard case .corrupt? = error else {
+                    Issue.record("garbage of \(length) bytes behind a valid header gave \(String(describing: error))")
+                    continue
+                }
+            }
+        }
+    }
+
+    /// Flipped bytes anywhere: the file is refused, or it opens and every kind of query still answers
+    /// without crashing (validation keeps every read in bounds).
+    @Test func flippedBytesNeverCrashAQuery() throws {
+        let valid = PlacesFileBuilder.minimal()
+        let bytes = valid.bytes()
+        // The interesting bytes: header, directory and every section but the grid's zeros.
+        let grid = valid.offset(of: "GRID")
+        let interesting = Array(0..<grid) + Array((grid + 720 * 360 * 4)..<bytes.count)
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        var generator = SeededGenerator(seed: 11)
+        for trial in 0..<300 {
+            var broken = bytes
+            for _ in 0..<3 {
+                broken[interesting.randomElement(using: &generator)!] = UInt8.random(in: 0...255, using: &generator)
+            }
+            let path = try directory.write(broken, named: "broken-\(trial).bin")
+            guard let database = try? PlacesDatabase.open(path: path) else { continue }
+            for (latitude, longitude) in [(10.1, 10.1), (10.2, 10.7), (10.49, 10.51), (0, 0), (-45, 170)] {
+                _ = database.reverseGeocode(latitude: latitude, longitude: longitude)
+            }
+            _ = database.search("alpha")
+            _ = database.search("al", preferring: SearchRegion(latitude: 10, longitude: 10, radius: 1000))
+        }
+    }
+
+    @Test func aMissingFileIsMissingAndADirectoryIsUnreadable() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        let missing = directory.url.appendingPathComponent("absent.bin").path
+        #expect(throws: PlacesDatabaseError.missing(searched: [missing])) { try PlacesDatabase.open(path: missing) }
+        do {
+            _ = try PlacesDatabase.open(path: directory.url.path)
+            Issue.record("a directory opened as a database")
+        } catch {
+            guard case .unreadable(_, let reason) = error else {
+                Issue.record("expected .unreadable, got \(error)")
+                return
+            }
+            #expect(reason.contains("not a regular file"))
+        }
+    }
+}

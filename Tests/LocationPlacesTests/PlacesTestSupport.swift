@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+@testable import LocationPlaces
+
+/// The package's database (`Resources/places.bin`, found the way `PlacesDatabase.shared` finds it). A
+/// missing or broken database fails the test that asks for it, loudly, with the reason.
+func packageDatabase() throws -> PlacesDatabase {
+    switch PlacesDatabase.shared {
+    case .success(let database):
+        return database
+    case .failure(let error):
+        Issue.record("the package's places database is unavailable: \(error)")
+        throw error
+    }
+}
+
+/// A seeded generator (SplitMix64), so random-point tests are repeatable.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// A point uniform on the sphere.
+func randomPoint(_ generator: inout SeededGenerator) -> (latitude: Double, longitude: Double) {
+    let z = Double.random(in: -1...1, using: &generator)
+    return (asin(z) * 180 / .pi, Double.random(in: -180..<180, using: &generator))
+}
+
+/// A fresh temporary directory for one test's files, removed by `cleanUp`.
+struct TemporaryDirectory {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("LocationPlacesTests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func write(_ bytes: [UInt8], named name: String) throws -> String {
+        let path = url.appendingPathComponent(name).path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    func cleanUp() {
+        try? FileManager.default.removeItem(at: url)
+    }
+}
