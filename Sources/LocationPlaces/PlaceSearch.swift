@@ -3,11 +3,14 @@
 /// The first comma-separated component is looked up in `NIDX` (exact folded key, else keys it is a prefix
 /// of, for three characters or more); later components are qualifiers every result must satisfy, each
 /// matching the place's country (ISO code, English name, a common alias) or its subdivision's name.
-/// Ranking: exact name > exact other spelling (ASCII, alternate) > prefix; then inside the preferred region;
-/// then population.
+/// Ranking: exact name (or any exact spelling of a place of 100,000 people or more) > exact other spelling
+/// (ASCII, alternate) > prefix; then inside the preferred region; then population.
 extension PlacesDatabase {
     /// Longer text is not a place name (and would only cost time to fold): no results.
     public static let maximumSearchBytes = 1_024
+
+    /// From this population an alternate spelling ranks with names (Roma, Wien, München).
+    static let bigPlacePopulation: UInt32 = 100_000
     /// Prefix matches beyond this many index entries are not examined (a two-letter prefix of a common
     /// word would otherwise scan a large part of the index).
     static let maximumPrefixEntries = 20_000
@@ -24,8 +27,11 @@ extension PlacesDatabase {
         for entry in exact {
             let place = tables.namePlace(entry)
             guard satisfies(place, &qualifiers) else { continue }
+            // A big place's other spelling counts as its name: "Roma" is Rome (2.3 million people, an
+            // alternate name) before Roma in Lesotho (its name); "Paris" is not Parys (40,000).
             let isName = NameFolding.fold(tables.string(tables.placeNameRef(place))) == key
-            candidates.append(Candidate(place: place, quality: isName ? 0 : 1))
+            let isBig = tables.placePopulation(place) >= Self.bigPlacePopulation
+            candidates.append(Candidate(place: place, quality: isName || isBig ? 0 : 1))
         }
         if candidates.isEmpty, key.unicodeScalars.count >= 3 {
             let prefixed = nameRange(matching: keyBytes, prefix: true)

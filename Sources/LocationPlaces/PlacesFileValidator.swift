@@ -10,7 +10,7 @@ enum PlacesFileValidator {
         let (countries, countryCount) = directory.records("CTRY", size: 16)
         let (timeZones, timeZoneCount) = directory.records("TZNS", size: 4)
         let (subdivisions, subdivisionCount) = directory.records("ADM1", size: 8)
-        let (vectors, vectorCount) = directory.records("PXYZ", size: 12)
+        let (vectors, vectorCount) = directory.records("PXYZ", size: 16)
         let (places, placeCount) = directory.records("PLCE", size: 16)
         let (names, nameCount) = directory.records("NIDX", size: 8)
         let (grid, gridCount) = directory.records("GRID", size: 4)
@@ -85,7 +85,7 @@ enum PlacesFileValidator {
             try index(Int(t.placeSubdivision(p)), below: t.subdivisionCount, optional: true, "PLCE[\(p)] subdivision")
             try index(Int(t.placeTimeZone(p)), below: t.timeZoneCount, optional: true, "PLCE[\(p)] time zone")
             try index(t.placeCountry(p), below: t.countryCount, "PLCE[\(p)] country")
-            try index(t.placeSplitAxis(p), below: 3, "PLCE[\(p)] split axis")
+            try index(t.placeSplitAxis(p), below: 3, "PXYZ[\(p)] split axis")
         }
         for n in 0..<t.nameCount {
             try string(t.nameKeyRef(n), "NIDX[\(n)] key")

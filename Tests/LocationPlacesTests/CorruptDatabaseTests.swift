@@ -156,7 +156,7 @@ import Testing
         ("PLCE", 12, le16(7), "PLCE[0] country"),
         ("PLCE", 8, le16(3), "PLCE[0] subdivision"),
         ("PLCE", 10, le16(9), "PLCE[0] time zone"),
-        ("PLCE", 14, [3], "PLCE[0] split axis"),
+        ("PXYZ", 12, [3], "PXYZ[0] split axis"),
         ("ADM1", 0, le16(1), "ADM1[0] country"),
         ("CTRY", 12, le32(2), "CTRY[0] places"),
         ("CTRY", 8, le32(0xFFFF_FFFF), "CTRY[0] places"),

@@ -70,24 +70,35 @@ def usable(key):
 
 
 def name_keys(name, ascii_name, alternates, limit):
-    """Folded keys: the name, its ASCII spelling, then up to `limit` alternates, Latin-script first;
-    all-capital short codes (IATA and the like) are skipped."""
+    """Folded keys: the name, its ASCII spelling, then up to `limit` alternates (None: every Latin-script one).
+    Alternates carry no language tag, so the likeliest to be typed go first: Latin script, fewer words, a
+    native spelling with diacritics (Köln, Zürich), shorter. All-capital short codes (IATA…) are skipped."""
     keys = []
     for spelling in (name, ascii_name):
         key = fold(spelling)
         if usable(key) and key not in keys:
             keys.append(key)
     candidates = [a for a in alternates if not (a.isupper() and len(a) <= 4)]
-    candidates.sort(key=lambda a: 0 if fold(a).replace(" ", "").isascii() else 1)
+    candidates.sort(key=lambda a: (not latin(a), len(a.split()), a.isascii(), len(a)))
     added = 0
     for spelling in candidates:
-        if added == limit:
+        if added == limit or (limit is None and not latin(spelling)):
             break
         key = fold(spelling)
         if usable(key) and key not in keys:
             keys.append(key)
             added += 1
     return keys
+
+
+def latin(spelling):
+    return fold(spelling).replace(" ", "").isascii()
+
+
+def alternate_limit(population):
+    if population >= 500_000:
+        return None
+    return 5 if population >= 100_000 else 2 if population >= 15_000 else 1 if population >= 5_000 else 0
 
 
 # ---------------------------------------------------------------------------- inputs
@@ -288,14 +299,13 @@ def main():
     pxyz, plce, keys = [], [], []
     for k, i in enumerate(order):
         c = cities[i]
-        pxyz.append(struct.pack("<fff", *xyz[i]))
+        pxyz.append(struct.pack("<fffB3x", *xyz[i], axes[i]))
         name_ref = strings.ref(c["name"])
         ascii_name = ascii_spelling(c["name"])
         admin1 = admin1_index.get(f'{c["countrycode"]}.{c.get("admin1code")}', NONE16)
         plce.append(struct.pack("<IIHHHBB", c["population"], name_ref, admin1,
-                                zone_index.get(c["timezone"], NONE16), country_index[c["countrycode"]], axes[i], 0))
-        alternates = 3 if c["population"] >= 15000 else 1 if c["population"] >= 5000 else 0
-        for key in name_keys(c["name"], ascii_name, c.get("alternatenames") or [], alternates):
+                                zone_index.get(c["timezone"], NONE16), country_index[c["countrycode"]], 0, 0))
+        for key in name_keys(c["name"], ascii_name, c.get("alternatenames") or [], alternate_limit(c["population"])):
             keys.append((key.encode("utf-8"), k))
     keys.sort()
     nidx = b"".join(struct.pack("<II", strings.ref_bytes(key), k) for key, k in keys)
