@@ -33,7 +33,7 @@ enum PlacesGeometry {
 extension PlacesTables {
     /// The country polygon (or territorial sea) holding the point. `latitude` in [-90, 90], `longitude` in
     /// [-180, 180).
-    func locate(latitude: Double, longitude: Double) -> PolygonAnswer {
+    func locate(latitude: Double, longitude: Double, boxes: LineBoxes) -> PolygonAnswer {
         let row = Swift.min(Int((latitude + 90) * 2), Self.gridRows - 1)
         let column = Swift.min(Int((longitude + 180) * 2), Self.gridColumns - 1)
         let entry = gridEntry(row: row, column: column)
@@ -45,10 +45,10 @@ extension PlacesTables {
         default:
             let cell = Int(entry & 0x3FFF_FFFF)
             if let country = containingCountry(cell: cell, row: row, column: column,
-                                               latitude: latitude, longitude: longitude) {
+                                               latitude: latitude, longitude: longitude, boxes: boxes) {
                 return .land(country: country)
             }
-            return nearestCoast(row: row, column: column, latitude: latitude, longitude: longitude)
+            return nearestCoast(row: row, column: column, latitude: latitude, longitude: longitude, boxes: boxes)
         }
     }
 
@@ -56,24 +56,33 @@ extension PlacesTables {
     /// cell's centre with a country's boundary flips whether `q` shares the centre's side (spec: "Grid
     /// semantics"). Coordinates are in units of the cell's 1/65535, so the boundary points are used as
     /// stored, exactly.
-    private func containingCountry(cell: Int, row: Int, column: Int, latitude: Double, longitude: Double) -> Int? {
+    private func containingCountry(
+        cell: Int, row: Int, column: Int, latitude: Double, longitude: Double, boxes: LineBoxes
+    ) -> Int? {
         let west = -180 + Double(column) * Self.cellDegrees
         let south = -90 + Double(row) * Self.cellDegrees
         let scale = 65535 / Self.cellDegrees
         let qx = (longitude - west) * scale, qy = (latitude - south) * scale
         let cx = 65535.0 / 2, cy = 65535.0 / 2
         let dx = cx - qx, dy = cy - qy
+        // The q→centre segment's box: a line whose box misses it cannot cross it.
+        let lowX = Swift.min(qx, cx), highX = Swift.max(qx, cx)
+        let lowY = Swift.min(qy, cy), highY = Swift.max(qy, cy)
         let firstPart = cellFirstPart(cell)
         for part in firstPart..<(firstPart + cellPartCount(cell)) {
             var odd = false
             let firstLine = partFirstLine(part)
             for line in firstLine..<(firstLine + partLineCount(part)) {
-                let first = lineFirstPoint(line)
+              for chunk in boxes.chunks(ofLine: line) {
+                let box = boxes.box(chunk)
+                if box.maxX < lowX || box.minX > highX || box.maxY < lowY || box.minY > highY { continue }
+                let points = boxes.points(ofChunk: chunk, line: line)
+                let first = points.lowerBound
                 var (ax, ay) = point(first)
                 // Side of the q→centre line of the previous point; a point exactly on it counts as "below",
                 // consistently for both edges that share it, so touching vertices cancel out.
                 var aSide = dx * (Double(ay) - qy) - dy * (Double(ax) - qx) > 0
-                for index in (first + 1)..<(first + linePointCount(line)) {
+                for index in (first + 1)..<points.upperBound {
                     let (bx, by) = point(index)
                     let bSide = dx * (Double(by) - qy) - dy * (Double(bx) - qx) > 0
                     if aSide != bSide {
@@ -84,6 +93,7 @@ extension PlacesTables {
                     }
                     (ax, ay, aSide) = (bx, by, bSide)
                 }
+              }
             }
             if odd != partCentreInside(part) { return partCountry(part) }
         }
@@ -92,7 +102,9 @@ extension PlacesTables {
 
     /// The territorial search: the nearest boundary point in the mixed cells around `q` (rows ±1, columns
     /// ±k as the generator computes them, wrapping across ±180°), by local equirectangular distance.
-    private func nearestCoast(row: Int, column: Int, latitude: Double, longitude: Double) -> PolygonAnswer {
+    private func nearestCoast(
+        row: Int, column: Int, latitude: Double, longitude: Double, boxes: LineBoxes
+    ) -> PolygonAnswer {
         let limit = PlacesGeometry.territorialSea
         let metresPerDegree = PlacesGeometry.metresPerDegree
         let xScale = cos(latitude * .pi / 180) * metresPerDegree
@@ -130,10 +142,17 @@ extension PlacesTables {
                 for part in firstPart..<(firstPart + partCount) {
                     let firstLine = partFirstLine(part)
                     for line in firstLine..<(firstLine + partLineCount(part)) {
-                        let first = lineFirstPoint(line)
+                      for chunk in boxes.chunks(ofLine: line) {
+                        // Skip the chunk when its box is farther than the best coast so far.
+                        let box = boxes.box(chunk)
+                        let chunkGapX = Swift.max(0, Swift.max(originX + box.minX * unitX, -(originX + box.maxX * unitX)))
+                        let chunkGapY = Swift.max(0, Swift.max(originY + box.minY * unitY, -(originY + box.maxY * unitY)))
+                        guard chunkGapX * chunkGapX + chunkGapY * chunkGapY < bestSquared else { continue }
+                        let points = boxes.points(ofChunk: chunk, line: line)
+                        let first = points.lowerBound
                         var a = point(first)
                         var ax = originX + Double(a.x) * unitX, ay = originY + Double(a.y) * unitY
-                        for index in (first + 1)..<(first + linePointCount(line)) {
+                        for index in (first + 1)..<points.upperBound {
                             let b = point(index)
                             let bx = originX + Double(b.x) * unitX, by = originY + Double(b.y) * unitY
                             let squared = Self.squaredDistanceToOrigin(ax, ay, bx, by)
@@ -143,6 +162,7 @@ extension PlacesTables {
                             }
                             (a, ax, ay) = (b, bx, by)
                         }
+                      }
                     }
                 }
             }

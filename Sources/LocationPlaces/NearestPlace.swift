@@ -37,6 +37,7 @@ func chordLength(metres: Double) -> Double {
 }
 
 private struct NearestSearch {
+    static let leafSize = 8
     let target: SIMD3<Float>
     var bestSquared: Float
     var best: Int?
@@ -48,7 +49,19 @@ private struct NearestSearch {
 
     /// Depth is log2 of a country's place count (≤ 18), so recursion is cheap and allocation-free.
     mutating func visit(_ tables: PlacesTables, _ lo: Int, _ hi: Int) {
-        guard lo < hi else { return }
+        // A small subtree is contiguous in the file: scanning it beats descending it (no branches
+        // mispredicted, the same two cache lines either way).
+        if hi - lo <= Self.leafSize {
+            for index in lo..<hi {
+                let delta = target - tables.vector(index)
+                let squared = (delta * delta).sum()
+                if squared < bestSquared {
+                    bestSquared = squared
+                    best = index
+                }
+            }
+            return
+        }
         let mid = lo + (hi - lo) / 2
         let node = tables.vector(mid)
         let delta = target - node
@@ -57,7 +70,6 @@ private struct NearestSearch {
             bestSquared = squared
             best = mid
         }
-        guard hi - lo > 1 else { return }
         // A switch, not `delta[axis]`: a variable SIMD lane index goes through memory.
         let along: Float
         switch tables.placeSplitAxis(mid) {
