@@ -1,17 +1,48 @@
 /// One answer from the places database, in `CLPlacemark`'s vocabulary (the `CoreLocation` module turns
 /// it into a placemark; `locationctl` prints it).
+///
+/// A value type whose strings live in one shared, copy-on-write box: an answer carries nine strings, and
+/// copying or dropping nine strings (a retain or release each) cost more than finding the answer — one box
+/// is one retain, and answers at sea share prebuilt boxes (`PlacesDatabase.seaAnswers`).
 public struct PlaceDescription: Sendable, Hashable, Codable {
     /// The placemark's name: the locality, else the water body, else the country.
-    public var name: String?
-    public var locality: String?
-    public var subAdministrativeArea: String?
-    public var administrativeArea: String?
+    public var name: String? {
+        get { storage.name }
+        set { mutate { $0.name = newValue } }
+    }
+    public var locality: String? {
+        get { storage.locality }
+        set { mutate { $0.locality = newValue } }
+    }
+    public var subAdministrativeArea: String? {
+        get { storage.subAdministrativeArea }
+        set { mutate { $0.subAdministrativeArea = newValue } }
+    }
+    public var administrativeArea: String? {
+        get { storage.administrativeArea }
+        set { mutate { $0.administrativeArea = newValue } }
+    }
     /// English short name from the database; `CLGeocoder` localises it from `isoCountryCode`.
-    public var country: String?
-    public var isoCountryCode: String?
-    public var timeZoneIdentifier: String?
-    public var ocean: String?
-    public var inlandWater: String?
+    public var country: String? {
+        get { storage.country }
+        set { mutate { $0.country = newValue } }
+    }
+    public var isoCountryCode: String? {
+        get { storage.isoCountryCode }
+        set { mutate { $0.isoCountryCode = newValue } }
+    }
+    public var timeZoneIdentifier: String? {
+        get { storage.timeZoneIdentifier }
+        set { mutate { $0.timeZoneIdentifier = newValue } }
+    }
+    public var ocean: String? {
+        get { storage.ocean }
+        set { mutate { $0.ocean = newValue } }
+    }
+    public var inlandWater: String? {
+        get { storage.inlandWater }
+        set { mutate { $0.inlandWater = newValue } }
+    }
     /// Reverse geocoding: the queried point. Forward geocoding: the place's coordinate.
     public var latitude: Double
     public var longitude: Double
@@ -20,25 +51,137 @@ public struct PlaceDescription: Sendable, Hashable, Codable {
     /// GeoNames population of the locality, when there is one.
     public var population: Int?
 
+    private var storage: Storage
+
+    /// An answer whose strings are an existing box (shared, never copied until mutated).
+    init(strings: Storage, latitude: Double, longitude: Double, radius: Double, population: Int? = nil) {
+        storage = strings
+        self.latitude = latitude
+        self.longitude = longitude
+        self.radius = radius
+        self.population = population
+    }
+
     public init(
         name: String? = nil, locality: String? = nil, subAdministrativeArea: String? = nil,
         administrativeArea: String? = nil, country: String? = nil, isoCountryCode: String? = nil,
         timeZoneIdentifier: String? = nil, ocean: String? = nil, inlandWater: String? = nil,
         latitude: Double, longitude: Double, radius: Double, population: Int? = nil
     ) {
-        self.name = name
-        self.locality = locality
-        self.subAdministrativeArea = subAdministrativeArea
-        self.administrativeArea = administrativeArea
-        self.country = country
-        self.isoCountryCode = isoCountryCode
-        self.timeZoneIdentifier = timeZoneIdentifier
-        self.ocean = ocean
-        self.inlandWater = inlandWater
+        storage = Storage(
+            name: name, locality: locality, subAdministrativeArea: subAdministrativeArea,
+            administrativeArea: administrativeArea, country: country, isoCountryCode: isoCountryCode,
+            timeZoneIdentifier: timeZoneIdentifier, ocean: ocean, inlandWater: inlandWater)
         self.latitude = latitude
         self.longitude = longitude
         self.radius = radius
         self.population = population
+    }
+
+    private mutating func mutate(_ change: (Storage) -> Void) {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        change(storage)
+    }
+
+    public static func == (lhs: PlaceDescription, rhs: PlaceDescription) -> Bool {
+        lhs.latitude == rhs.latitude && lhs.longitude == rhs.longitude && lhs.radius == rhs.radius
+            && lhs.population == rhs.population
+            && (lhs.storage === rhs.storage || lhs.storage.strings == rhs.storage.strings)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(storage.strings)
+        hasher.combine(latitude)
+        hasher.combine(longitude)
+        hasher.combine(radius)
+        hasher.combine(population)
+    }
+
+    // MARK: Codable, with the keys the properties are named after
+
+    private enum CodingKeys: String, CodingKey {
+        case name, locality, subAdministrativeArea, administrativeArea, country, isoCountryCode
+        case timeZoneIdentifier, ocean, inlandWater, latitude, longitude, radius, population
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            name: try c.decodeIfPresent(String.self, forKey: .name),
+            locality: try c.decodeIfPresent(String.self, forKey: .locality),
+            subAdministrativeArea: try c.decodeIfPresent(String.self, forKey: .subAdministrativeArea),
+            administrativeArea: try c.decodeIfPresent(String.self, forKey: .administrativeArea),
+            country: try c.decodeIfPresent(String.self, forKey: .country),
+            isoCountryCode: try c.decodeIfPresent(String.self, forKey: .isoCountryCode),
+            timeZoneIdentifier: try c.decodeIfPresent(String.self, forKey: .timeZoneIdentifier),
+            ocean: try c.decodeIfPresent(String.self, forKey: .ocean),
+            inlandWater: try c.decodeIfPresent(String.self, forKey: .inlandWater),
+            latitude: try c.decode(Double.self, forKey: .latitude),
+            longitude: try c.decode(Double.self, forKey: .longitude),
+            radius: try c.decode(Double.self, forKey: .radius),
+            population: try c.decodeIfPresent(Int.self, forKey: .population))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(name, forKey: .name)
+        try c.encodeIfPresent(locality, forKey: .locality)
+        try c.encodeIfPresent(subAdministrativeArea, forKey: .subAdministrativeArea)
+        try c.encodeIfPresent(administrativeArea, forKey: .administrativeArea)
+        try c.encodeIfPresent(country, forKey: .country)
+        try c.encodeIfPresent(isoCountryCode, forKey: .isoCountryCode)
+        try c.encodeIfPresent(timeZoneIdentifier, forKey: .timeZoneIdentifier)
+        try c.encodeIfPresent(ocean, forKey: .ocean)
+        try c.encodeIfPresent(inlandWater, forKey: .inlandWater)
+        try c.encode(latitude, forKey: .latitude)
+        try c.encode(longitude, forKey: .longitude)
+        try c.encode(radius, forKey: .radius)
+        try c.encodeIfPresent(population, forKey: .population)
+    }
+}
+
+extension PlaceDescription {
+    /// The box. Mutated only through `mutate`, after the copy-on-write check, so sharing it across
+    /// threads is safe (as with Array's buffer).
+    final class Storage: @unchecked Sendable {
+        var name: String?
+        var locality: String?
+        var subAdministrativeArea: String?
+        var administrativeArea: String?
+        var country: String?
+        var isoCountryCode: String?
+        var timeZoneIdentifier: String?
+        var ocean: String?
+        var inlandWater: String?
+
+        init(
+            name: String?, locality: String?, subAdministrativeArea: String?, administrativeArea: String?,
+            country: String?, isoCountryCode: String?, timeZoneIdentifier: String?, ocean: String?,
+            inlandWater: String?
+        ) {
+            self.name = name
+            self.locality = locality
+            self.subAdministrativeArea = subAdministrativeArea
+            self.administrativeArea = administrativeArea
+            self.country = country
+            self.isoCountryCode = isoCountryCode
+            self.timeZoneIdentifier = timeZoneIdentifier
+            self.ocean = ocean
+            self.inlandWater = inlandWater
+        }
+
+        func copy() -> Storage {
+            Storage(
+                name: name, locality: locality, subAdministrativeArea: subAdministrativeArea,
+                administrativeArea: administrativeArea, country: country, isoCountryCode: isoCountryCode,
+                timeZoneIdentifier: timeZoneIdentifier, ocean: ocean, inlandWater: inlandWater)
+        }
+
+        /// Every string, for equality and hashing.
+        var strings: [String?] {
+            [name, locality, subAdministrativeArea, administrativeArea, country, isoCountryCode,
+             timeZoneIdentifier, ocean, inlandWater]
+        }
     }
 }
 

@@ -17,6 +17,10 @@ public final class PlacesDatabase: Sendable {
     public let path: String
     let tables: PlacesTables
     let names: InternedNames
+    let lineBoxes: LineBoxes
+    /// The strings of every answer at sea outside territorial waters — one per water body and nautical
+    /// zone (14 × 25), built at open — so such an answer allocates nothing.
+    let seaAnswers: [PlaceDescription.Storage]
 
     private static let logger = Logger(label: "corelocation.places")
 
@@ -24,6 +28,15 @@ public final class PlacesDatabase: Sendable {
         self.path = path
         self.tables = tables
         self.names = InternedNames(tables)
+        self.lineBoxes = LineBoxes(tables)
+        self.seaAnswers = WaterBody.allCases.flatMap { water in
+            WaterBody.nauticalZones.map { zone in
+                PlaceDescription.Storage(
+                    name: water.name, locality: nil, subAdministrativeArea: nil, administrativeArea: nil,
+                    country: nil, isoCountryCode: nil, timeZoneIdentifier: zone,
+                    ocean: water.isInland ? nil : water.name, inlandWater: water.isInland ? water.name : nil)
+            }
+        }
     }
 
     /// Opens (memory-maps) the database at `path`, validating its header and indexes.

@@ -31,7 +31,7 @@ extension PlacesDatabase {
     /// No allocation.
     public func reverseLookup(latitude: Double, longitude: Double) -> ReverseHit? {
         guard let longitude = Self.normalisedLongitude(latitude: latitude, longitude: longitude) else { return nil }
-        switch tables.locate(latitude: latitude, longitude: longitude) {
+        switch tables.locate(latitude: latitude, longitude: longitude, boxes: lineBoxes) {
         case .land(let country), .nearCoast(let country):
             let target = PlacesTables.unitVector(latitude: latitude, longitude: longitude)
             let place = tables.nearestPlace(inCountry: country, to: target, maxChord: Self.localityChord)
@@ -58,7 +58,12 @@ extension PlacesDatabase {
         if let place = hit.place {
             return describe(place: place, latitude: latitude, longitude: longitude)
         }
-        // One initialiser call, no mutation: this is the benchmark's path for most of the Earth.
+        if hit.surface == .sea, let water = hit.water {
+            // Most of the Earth: a prebuilt answer, shared.
+            let index = WaterBody.allCases.firstIndex(of: water)! * WaterBody.nauticalZones.count
+                + WaterBody.nauticalZoneIndex(longitude: longitude)
+            return PlaceDescription(strings: seaAnswers[index], latitude: latitude, longitude: longitude, radius: 0)
+        }
         let country = hit.polygonCountry
         let countryName = country.map { names.countryNames[$0] }
         var zone = country.flatMap { names.timeZone(tables.countryTimeZone($0)) }

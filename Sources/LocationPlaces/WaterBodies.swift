@@ -107,13 +107,17 @@ public enum WaterBody: String, Sendable, Hashable, CaseIterable {
     /// inverted (POSIX style): 75°W is five hours behind UTC, `Etc/GMT+5`. Zones are 15° wide centred on
     /// multiples of 15°; the 180° zone is split at the antimeridian (−12 east of it, +12 west).
     public static func nauticalTimeZone(longitude: Double) -> String {
-        var hours = Int((longitude / 15).rounded(.toNearestOrAwayFromZero))
-        hours = Swift.max(-12, Swift.min(12, hours))
-        return nauticalZones[12 - hours]
+        nauticalZones[nauticalZoneIndex(longitude: longitude)]
+    }
+
+    /// 12 − hours east of UTC: the index of `nauticalZones`.
+    static func nauticalZoneIndex(longitude: Double) -> Int {
+        let hours = Int((longitude / 15).rounded(.toNearestOrAwayFromZero))
+        return 12 - Swift.max(-12, Swift.min(12, hours))
     }
 
     /// Indexed by 12 − hours east of UTC; literals, so looking one up allocates nothing.
-    private static let nauticalZones: [String] = [
+    static let nauticalZones: [String] = [
         "Etc/GMT-12", "Etc/GMT-11", "Etc/GMT-10", "Etc/GMT-9", "Etc/GMT-8", "Etc/GMT-7", "Etc/GMT-6",
         "Etc/GMT-5", "Etc/GMT-4", "Etc/GMT-3", "Etc/GMT-2", "Etc/GMT-1", "Etc/GMT",
         "Etc/GMT+1", "Etc/GMT+2", "Etc/GMT+3", "Etc/GMT+4", "Etc/GMT+5", "Etc/GMT+6", "Etc/GMT+7",

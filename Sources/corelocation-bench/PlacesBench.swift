@@ -8,17 +8,23 @@ import LocationPlaces
 // Reverse geocoding throughput over a file of points, for scripts/bench-places.sh, which runs PyPI
 // reverse_geocoder on the same file in the same run.
 //
-// Usage: corelocation-bench places POINTS [--repeat R] [--countries OUT]
+// Usage: corelocation-bench places POINTS [--repeat R] [--countries OUT] [--lookup]
 //   POINTS: little-endian float64 pairs (latitude, longitude), as bench-places.py writes them
 //   OUT: each point's ISO country code (2 bytes, "--" for none), to compare answers with the peer
+//   --lookup: time `reverseLookup` (indexes, no strings) instead of the full `reverseGeocode` answer
 // or:    corelocation-bench places-once LAT LON   (open the database, answer once: time to first answer)
 
 func runPlacesBenchmark(_ arguments: [String]) -> Never {
     guard let path = arguments.first else { placesUsage("missing POINTS file") }
     var repeats = 3
     var countriesPath: String?
+    var lookupOnly = false
     var it = arguments.dropFirst().makeIterator()
     while let flag = it.next() {
+        if flag == "--lookup" {
+            lookupOnly = true
+            continue
+        }
         guard let value = it.next() else { placesUsage("missing value for \(flag)") }
         switch flag {
         case "--repeat": repeats = Int(value) ?? 0
@@ -30,6 +36,7 @@ func runPlacesBenchmark(_ arguments: [String]) -> Never {
 
     let database = openPlaces()
     let points = readPoints(path)
+    if lookupOnly { timeLookups(database, points, repeats: repeats) }
     var best = Double.infinity
     var withCountry = 0, withLocality = 0
     var codes = [UInt8](repeating: UInt8(ascii: "-"), count: points.count)
@@ -38,16 +45,16 @@ func runPlacesBenchmark(_ arguments: [String]) -> Never {
         var countries = 0, localities = 0
         let elapsed = clock.measure {
             for i in 0..<(points.count / 2) {
-                guard let place = database.reverseGeocode(latitude: points[2 * i], longitude: points[2 * i + 1])
-                else { continue }
-                if let code = place.isoCountryCode {
+                // Fields read through the optional: binding `let place` would copy the whole answer.
+                let place = database.reverseGeocode(latitude: points[2 * i], longitude: points[2 * i + 1])
+                if let code = place?.isoCountryCode {
                     countries += 1
                     if round == 0, code.utf8.count == 2 {
                         codes[2 * i] = code.utf8.first!
                         codes[2 * i + 1] = code.utf8.last!
                     }
                 }
-                if place.locality != nil { localities += 1 }
+                if place?.locality != nil { localities += 1 }
             }
         }
         best = min(best, seconds(elapsed))
@@ -64,6 +71,32 @@ func runPlacesBenchmark(_ arguments: [String]) -> Never {
         codes.withUnsafeBytes { _ = fwrite($0.baseAddress, 1, $0.count, file) }
         fclose(file)
     }
+    exit(0)
+}
+
+/// The index-only path: what the answer costs before any string is made.
+private func timeLookups(_ database: PlacesDatabase, _ points: [Double], repeats: Int) -> Never {
+    var best = Double.infinity
+    var withCountry = 0, withLocality = 0
+    let clock = ContinuousClock()
+    for _ in 0..<repeats {
+        var countries = 0, localities = 0
+        let elapsed = clock.measure {
+            for i in 0..<(points.count / 2) {
+                guard let hit = database.reverseLookup(latitude: points[2 * i], longitude: points[2 * i + 1])
+                else { continue }
+                if hit.polygonCountry != nil { countries += 1 }
+                if hit.place != nil { localities += 1 }
+            }
+        }
+        best = min(best, seconds(elapsed))
+        withCountry = countries
+        withLocality = localities
+    }
+    let count = points.count / 2
+    let rate = Double(count) / best
+    print("RESULT impl=swift-LocationPlaces-lookup points=\(count) seconds=\(fixed(best, 4)) rate=\(Int(rate.rounded())) "
+          + "ns_per_query=\(fixed(1e9 / rate, 1)) with_country=\(withCountry) with_locality=\(withLocality)")
     exit(0)
 }
 
