@@ -44,7 +44,19 @@ extension PlacesTables {
             return .land(country: Int(entry & 0xFFFF))
         default:
             let cell = Int(entry & 0x3FFF_FFFF)
-            if let country = containingCountry(cell: cell, row: row, column: column,
+            let south = -90 + Double(row) * Self.cellDegrees, west = -180 + Double(column) * Self.cellDegrees
+            let subRow = Swift.min(Self.subCells - 1, Int((latitude - south) * Double(Self.subCells) / Self.cellDegrees))
+            let subColumn = Swift.min(Self.subCells - 1, Int((longitude - west) * Double(Self.subCells) / Self.cellDegrees))
+            let subCell = subRow * Self.subCells + subColumn
+            if cellFarMask(cell) & (1 << subCell) != 0 {
+                // No boundary near this sub-cell: q is where its centre is, and no coast is within reach.
+                let firstPart = cellFirstPart(cell)
+                for part in firstPart..<(firstPart + cellPartCount(cell)) where partInsideMask(part) & (1 << subCell) != 0 {
+                    return .land(country: partCountry(part))
+                }
+                return .sea
+            }
+            if let country = containingCountry(cell: cell, subCell: subCell, row: row, column: column,
                                                latitude: latitude, longitude: longitude, boxes: boxes) {
                 return .land(country: country)
             }
@@ -53,17 +65,18 @@ extension PlacesTables {
     }
 
     /// Point in polygon inside a mixed cell: the parity of the crossings of the segment from `q` to the
-    /// cell's centre with a country's boundary flips whether `q` shares the centre's side (spec: "Grid
-    /// semantics"). Coordinates are in units of the cell's 1/65535, so the boundary points are used as
-    /// stored, exactly.
+    /// centre of its sub-cell with a country's boundary flips whether `q` shares that centre's side (spec:
+    /// "Grid semantics"); the segment is short, so most boundary chunks' boxes miss it. Coordinates are in
+    /// units of the cell's 1/65535, so the boundary points are used as stored, exactly.
     private func containingCountry(
-        cell: Int, row: Int, column: Int, latitude: Double, longitude: Double, boxes: LineBoxes
+        cell: Int, subCell: Int, row: Int, column: Int, latitude: Double, longitude: Double, boxes: LineBoxes
     ) -> Int? {
         let west = -180 + Double(column) * Self.cellDegrees
         let south = -90 + Double(row) * Self.cellDegrees
         let scale = 65535 / Self.cellDegrees
         let qx = (longitude - west) * scale, qy = (latitude - south) * scale
-        let cx = 65535.0 / 2, cy = 65535.0 / 2
+        let subSize = 65535.0 / Double(Self.subCells)
+        let cx = (Double(subCell % Self.subCells) + 0.5) * subSize, cy = (Double(subCell / Self.subCells) + 0.5) * subSize
         let dx = cx - qx, dy = cy - qy
         // The q→centre segment's box: a line whose box misses it cannot cross it.
         let lowX = Swift.min(qx, cx), highX = Swift.max(qx, cx)
@@ -95,7 +108,8 @@ extension PlacesTables {
                 }
               }
             }
-            if odd != partCentreInside(part) { return partCountry(part) }
+            let referenceInside = partInsideMask(part) & (1 << subCell) != 0
+            if odd != referenceInside { return partCountry(part) }
         }
         return nil
     }
@@ -182,6 +196,9 @@ extension PlacesTables {
         let px = ax + t * ex, py = ay + t * ey
         return px * px + py * py
     }
+
+    /// Sub-cells per side of a mixed cell (the masks in `CELL` and `PART`).
+    static let subCells = 4
 
     /// Columns either side of a cell in `row` that can hold a point within the territorial sea (the
     /// generator's `column_reach`).

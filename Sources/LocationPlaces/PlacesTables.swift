@@ -114,9 +114,12 @@ struct PlacesTables: @unchecked Sendable {
     }
 
     @inline(__always) func cellFirstPart(_ cell: Int) -> Int { Int(Self.u32(cells, cell * 8)) }
-    @inline(__always) func cellPartCount(_ cell: Int) -> Int { Int(Self.u32(cells, cell * 8 + 4)) }
+    @inline(__always) func cellPartCount(_ cell: Int) -> Int { Int(Self.u16(cells, cell * 8 + 4)) }
+    /// Bit `4 × row + column` of the cell's 4×4 sub-cells: no boundary within the territorial distance.
+    @inline(__always) func cellFarMask(_ cell: Int) -> UInt16 { Self.u16(cells, cell * 8 + 6) }
     @inline(__always) func partCountry(_ part: Int) -> Int { Int(Self.u16(parts, part * 12)) }
-    @inline(__always) func partCentreInside(_ part: Int) -> Bool { Self.u8(parts, part * 12 + 2) != 0 }
+    /// Bit `4 × row + column`: that sub-cell's centre lies in the part's country.
+    @inline(__always) func partInsideMask(_ part: Int) -> UInt16 { Self.u16(parts, part * 12 + 2) }
     @inline(__always) func partFirstLine(_ part: Int) -> Int { Int(Self.u32(parts, part * 12 + 4)) }
     @inline(__always) func partLineCount(_ part: Int) -> Int { Int(Self.u32(parts, part * 12 + 8)) }
     @inline(__always) func lineFirstPoint(_ line: Int) -> Int { Int(Self.u32(lines, line * 8)) }

