@@ -39,7 +39,7 @@ func chordLength(metres: Double) -> Double {
 }
 
 private struct NearestSearch {
-    static let leafSize = 8
+    static let leafSize = 16
     let target: SIMD3<Float>
     var bestSquared: Float
     var best: Int?
