@@ -21,6 +21,8 @@ public final class PlacesDatabase: Sendable {
     /// The strings of every answer at sea outside territorial waters — one per water body and nautical
     /// zone (14 × 25), built at open — so such an answer allocates nothing.
     let seaAnswers: [PlaceDescription.Storage]
+    /// The strings of a land answer with no locality, per country (built at open).
+    let countryAnswers: [PlaceDescription.Storage]
 
     private static let logger = Logger(label: "corelocation.places")
 
@@ -29,6 +31,14 @@ public final class PlacesDatabase: Sendable {
         self.tables = tables
         self.names = InternedNames(tables)
         self.lineBoxes = LineBoxes(tables)
+        let names = self.names
+        self.countryAnswers = (0..<tables.countryCount).map { country in
+            PlaceDescription.Storage(
+                name: names.countryNames[country], locality: nil, subAdministrativeArea: nil,
+                administrativeArea: nil, country: names.countryNames[country],
+                isoCountryCode: names.countryCodes[country],
+                timeZoneIdentifier: names.timeZone(tables.countryTimeZone(country)), ocean: nil, inlandWater: nil)
+        }
         self.seaAnswers = WaterBody.allCases.flatMap { water in
             WaterBody.nauticalZones.map { zone in
                 PlaceDescription.Storage(

@@ -64,6 +64,10 @@ extension PlacesDatabase {
                 + WaterBody.nauticalZoneIndex(longitude: longitude)
             return PlaceDescription(strings: seaAnswers[index], latitude: latitude, longitude: longitude, radius: 0)
         }
+        if hit.surface == .land, let country = hit.polygonCountry {
+            // Land with no place within reach (deserts, ice, tundra): the country's prebuilt answer.
+            return PlaceDescription(strings: countryAnswers[country], latitude: latitude, longitude: longitude, radius: 0)
+        }
         let country = hit.polygonCountry
         let countryName = country.map { names.countryNames[$0] }
         var zone = country.flatMap { names.timeZone(tables.countryTimeZone($0)) }
