@@ -82,9 +82,14 @@ private final class Inbox: @unchecked Sendable {
 
     func attach(_ channel: WireChannel) {
         condition.lock()
-        defer { condition.unlock() }
-        if abandoned { return channel.close() }
+        guard !abandoned else {
+            condition.unlock()
+            // Not under the lock: closing fires channelInactive on this (event loop) thread, whose
+            // handler comes back here to attach — NSCondition's lock is not recursive.
+            return channel.close()
+        }
         if self.channel == nil { self.channel = channel }
+        condition.unlock()
     }
 
     func put(_ event: WireChannel.Event) {

@@ -96,6 +96,25 @@ import Testing
         #expect(violation.code == .protocolViolation)
     }
 
+    /// An exchange that gives up before its connection completes closes the connection when it does —
+    /// on the event loop, whose close fires the handler that attaches again: that must not deadlock the
+    /// loop (it did once, under a loaded CI machine, hanging every later exchange).
+    @Test func exchangesAbandonedBeforeTheirConnectionLeaveTheEventLoopsWorking() throws {
+        let silent = try FakeDaemon(greeting: .silence)
+        try silent.start()
+        for _ in 0..<40 {
+            let error = try #require(throws: DaemonClientError.self) {
+                try DaemonControl.apply(.services(enabled: true), socketPath: silent.socketPath, timeout: 0)
+            }
+            #expect(error.code == .timedOut)
+        }
+        let daemon = try FakeDaemon { message in message == .listApps ? [.apps(Self.database)] : [] }
+        try daemon.start()
+        for _ in 0..<4 {
+            #expect(try DaemonControl.listApps(socketPath: daemon.socketPath) == Self.database)
+        }
+    }
+
     @Test func garbageInsteadOfAnAnswerIsAProtocolViolation() throws {
         let daemon = try FakeDaemon()
         try daemon.start()
