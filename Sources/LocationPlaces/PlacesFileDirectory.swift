@@ -9,7 +9,7 @@ struct PlacesFileDirectory {
 
     /// Required sections and their record sizes (0: a byte blob).
     static let required: [(tag: String, recordSize: Int)] = [
-        ("META", 0), ("STRS", 0), ("CTRY", 16), ("TZNS", 4), ("ADM1", 8), ("PXYZ", 16), ("PLCE", 16),
+        ("META", 0), ("STRS", 0), ("CTRY", 16), ("TZNS", 4), ("ADM1", 8), ("PLCE", 32),
         ("NIDX", 8), ("GRID", 4), ("CELL", 8), ("PART", 12), ("LINE", 8), ("PNTS", 4),
     ]
 

@@ -10,8 +10,7 @@ enum PlacesFileValidator {
         let (countries, countryCount) = directory.records("CTRY", size: 16)
         let (timeZones, timeZoneCount) = directory.records("TZNS", size: 4)
         let (subdivisions, subdivisionCount) = directory.records("ADM1", size: 8)
-        let (vectors, vectorCount) = directory.records("PXYZ", size: 16)
-        let (places, placeCount) = directory.records("PLCE", size: 16)
+        let (places, placeCount) = directory.records("PLCE", size: 32)
         let (names, nameCount) = directory.records("NIDX", size: 8)
         let (grid, gridCount) = directory.records("GRID", size: 4)
         let (cells, cellCount) = directory.records("CELL", size: 8)
@@ -21,9 +20,6 @@ enum PlacesFileValidator {
 
         func corrupt(_ reason: String) -> PlacesDatabaseError { .corrupt(path: path, reason: reason) }
 
-        guard vectorCount == placeCount else {
-            throw corrupt("PXYZ has \(vectorCount) records but PLCE has \(placeCount)")
-        }
         let cellsInGrid = PlacesTables.gridRows * PlacesTables.gridColumns
         guard gridCount == cellsInGrid else {
             throw corrupt("GRID has \(gridCount) entries, not \(cellsInGrid) (720 × 360)")
@@ -38,7 +34,7 @@ enum PlacesFileValidator {
             file: file, metadata: directory.bytes("META"),
             strings: strings.baseAddress!, stringsLength: strings.count,
             countries: countries, countryCount: countryCount, timeZones: timeZones, timeZoneCount: timeZoneCount,
-            subdivisions: subdivisions, subdivisionCount: subdivisionCount, vectors: vectors, places: places,
+            subdivisions: subdivisions, subdivisionCount: subdivisionCount, places: places,
             placeCount: placeCount, names: names, nameCount: nameCount, grid: grid, cells: cells,
             cellCount: cellCount, parts: parts, partCount: partCount, lines: lines, lineCount: lineCount,
             points: points, pointCount: pointCount)
@@ -85,7 +81,7 @@ enum PlacesFileValidator {
             try index(Int(t.placeSubdivision(p)), below: t.subdivisionCount, optional: true, "PLCE[\(p)] subdivision")
             try index(Int(t.placeTimeZone(p)), below: t.timeZoneCount, optional: true, "PLCE[\(p)] time zone")
             try index(t.placeCountry(p), below: t.countryCount, "PLCE[\(p)] country")
-            try index(t.placeSplitAxis(p), below: 3, "PXYZ[\(p)] split axis")
+            try index(t.placeSplitAxis(p), below: 3, "PLCE[\(p)] split axis")
         }
         for n in 0..<t.nameCount {
             try string(t.nameKeyRef(n), "NIDX[\(n)] key")

@@ -17,7 +17,6 @@ struct PlacesTables: @unchecked Sendable {
     let timeZoneCount: Int
     let subdivisions: UnsafeRawPointer
     let subdivisionCount: Int
-    let vectors: UnsafeRawPointer
     let places: UnsafeRawPointer
     let placeCount: Int
     let names: UnsafeRawPointer
@@ -87,20 +86,20 @@ struct PlacesTables: @unchecked Sendable {
     @inline(__always) func subdivisionCountry(_ subdivision: Int) -> Int { Int(Self.u16(subdivisions, subdivision * 8)) }
     @inline(__always) func subdivisionNameRef(_ subdivision: Int) -> UInt32 { Self.u32(subdivisions, subdivision * 8 + 4) }
 
-    // MARK: PXYZ (16 B), PLCE (16 B)
+    // MARK: PLCE (32 B): the k-d vector and split axis first, then what an answer needs, so the place the
+    // search ends on has its record in the cache line the search just read.
 
     @inline(__always) func vector(_ place: Int) -> SIMD3<Float> {
-        let offset = place * 16
-        return SIMD3(Self.f32(vectors, offset), Self.f32(vectors, offset + 4), Self.f32(vectors, offset + 8))
+        let offset = place * 32
+        return SIMD3(Self.f32(places, offset), Self.f32(places, offset + 4), Self.f32(places, offset + 8))
     }
 
-    @inline(__always) func placePopulation(_ place: Int) -> UInt32 { Self.u32(places, place * 16) }
-    @inline(__always) func placeNameRef(_ place: Int) -> UInt32 { Self.u32(places, place * 16 + 4) }
-    @inline(__always) func placeSubdivision(_ place: Int) -> UInt16 { Self.u16(places, place * 16 + 8) }
-    @inline(__always) func placeTimeZone(_ place: Int) -> UInt16 { Self.u16(places, place * 16 + 10) }
-    @inline(__always) func placeCountry(_ place: Int) -> Int { Int(Self.u16(places, place * 16 + 12)) }
-    /// Beside the vector, not in PLCE: the k-d search touches one cache line per node.
-    @inline(__always) func placeSplitAxis(_ place: Int) -> Int { Int(Self.u8(vectors, place * 16 + 12)) }
+    @inline(__always) func placeSplitAxis(_ place: Int) -> Int { Int(Self.u8(places, place * 32 + 12)) }
+    @inline(__always) func placeSubdivision(_ place: Int) -> UInt16 { Self.u16(places, place * 32 + 14) }
+    @inline(__always) func placePopulation(_ place: Int) -> UInt32 { Self.u32(places, place * 32 + 16) }
+    @inline(__always) func placeNameRef(_ place: Int) -> UInt32 { Self.u32(places, place * 32 + 20) }
+    @inline(__always) func placeTimeZone(_ place: Int) -> UInt16 { Self.u16(places, place * 32 + 24) }
+    @inline(__always) func placeCountry(_ place: Int) -> Int { Int(Self.u16(places, place * 32 + 26)) }
 
     // MARK: NIDX (8 B)
 

@@ -130,8 +130,8 @@ import Testing
 
     @Test func aLengthThatIsNotWholeRecordsIsCorrupt() throws {
         var builder = PlacesFileBuilder.minimal()
-        builder.replace("PLCE", with: builder.sections[6].bytes + [0, 0, 0])
-        try expectCorrupt(builder.bytes(), mentioning: ["PLCE", "19 bytes", "16-byte records"])
+        builder.replace("PLCE", with: builder.sections[5].bytes + [0, 0, 0])
+        try expectCorrupt(builder.bytes(), mentioning: ["PLCE", "35 bytes", "32-byte records"])
     }
 
     @Test func aWrongGridSizeIsCorrupt() throws {
@@ -142,7 +142,7 @@ import Testing
 
     @Test func aStringReferenceOutsideStringsIsCorrupt() throws {
         var builder = PlacesFileBuilder.minimal()
-        builder.patch("PLCE", at: 4, le32(5_000))
+        builder.patch("PLCE", at: 20, le32(5_000))
         try expectCorrupt(builder.bytes(), mentioning: ["PLCE[0] name", "outside STRS"])
     }
 
@@ -153,10 +153,10 @@ import Testing
     }
 
     @Test(arguments: [
-        ("PLCE", 12, le16(7), "PLCE[0] country"),
-        ("PLCE", 8, le16(3), "PLCE[0] subdivision"),
-        ("PLCE", 10, le16(9), "PLCE[0] time zone"),
-        ("PXYZ", 12, [3], "PXYZ[0] split axis"),
+        ("PLCE", 26, le16(7), "PLCE[0] country"),
+        ("PLCE", 14, le16(3), "PLCE[0] subdivision"),
+        ("PLCE", 24, le16(9), "PLCE[0] time zone"),
+        ("PLCE", 12, [3], "PLCE[0] split axis"),
         ("ADM1", 0, le16(1), "ADM1[0] country"),
         ("CTRY", 12, le32(2), "CTRY[0] places"),
         ("CTRY", 8, le32(0xFFFF_FFFF), "CTRY[0] places"),

@@ -34,8 +34,8 @@ struct PlacesFileBuilder {
             ("CTRY", Array("TL".utf8) + le16(0) + le32(country) + le32(0) + le32(1)),
             ("TZNS", le32(zone)),
             ("ADM1", le16(0) + le16(0) + le32(region)),
-            ("PXYZ", leFloat(vector.x) + leFloat(vector.y) + leFloat(vector.z) + [0, 0, 0, 0]),
-            ("PLCE", le32(5000) + le32(name) + le16(0) + le16(0) + le16(0) + [0, 0]),
+            ("PLCE", leFloat(vector.x) + leFloat(vector.y) + leFloat(vector.z) + [0, 0] + le16(0) + le32(5000)
+                + le32(name) + le16(0) + le16(0) + [0, 0, 0, 0]),
             ("NIDX", le32(key) + le32(0)),
             ("GRID", grid),
             ("CELL", le32(0) + le16(1) + le16(0)),

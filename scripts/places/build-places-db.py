@@ -297,15 +297,15 @@ def main():
     adm1 = b"".join(struct.pack("<HHI", country_index[k.split(".")[0]], 0, strings.ref(admin1_names[k]))
                     for k in admin1_keys)
 
-    pxyz, plce, keys = [], [], []
+    plce, keys = [], []
     for k, i in enumerate(order):
         c = cities[i]
-        pxyz.append(struct.pack("<fffB3x", *xyz[i], axes[i]))
+        # The vector first, then what an answer needs: the k-d search has just read this record's line.
         name_ref = strings.ref(c["name"])
         ascii_name = ascii_spelling(c["name"])
         admin1 = admin1_index.get(f'{c["countrycode"]}.{c.get("admin1code")}', NONE16)
-        plce.append(struct.pack("<IIHHHBB", c["population"], name_ref, admin1,
-                                zone_index.get(c["timezone"], NONE16), country_index[c["countrycode"]], 0, 0))
+        plce.append(struct.pack("<fffBxHIIHH4x", *xyz[i], axes[i], admin1, c["population"], name_ref,
+                                zone_index.get(c["timezone"], NONE16), country_index[c["countrycode"]]))
         for key in name_keys(c["name"], ascii_name, c.get("alternatenames") or [], alternate_limit(c["population"])):
             keys.append((key.encode("utf-8"), k))
     keys.sort()
@@ -326,7 +326,7 @@ def main():
     }, sort_keys=True).encode()
 
     sections = [(b"META", meta), (b"STRS", strings.blob()), (b"CTRY", ctry), (b"TZNS", tzns), (b"ADM1", adm1),
-                (b"PXYZ", b"".join(pxyz)), (b"PLCE", b"".join(plce)), (b"NIDX", nidx), (b"GRID", grid),
+                (b"PLCE", b"".join(plce)), (b"NIDX", nidx), (b"GRID", grid),
                 (b"CELL", cell), (b"PART", part), (b"LINE", line), (b"PNTS", pnts)]
     write(args.out, sections)
     for tag, data in sections:
