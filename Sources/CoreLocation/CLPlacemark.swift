@@ -80,7 +80,7 @@ open class CLPlacemark: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable
             administrativeArea: place.administrativeArea,
             subAdministrativeArea: place.subAdministrativeArea,
             isoCountryCode: place.isoCountryCode,
-            country: CountryName.localized(isoCode: place.isoCountryCode, englishName: place.country, locale: locale),
+            country: place.country(in: locale),
             inlandWater: place.inlandWater,
             ocean: place.ocean)
         super.init()

@@ -11,7 +11,7 @@ enum PlaceFormatting {
             names.append(value)
         }
         if let administrativeArea = place.administrativeArea { names.append(administrativeArea) }
-        if let country = country(of: place, locale: locale) {
+        if let country = place.country(in: locale) {
             names.append(place.isoCountryCode.map { "\(country) (\($0))" } ?? country)
         }
         var parts = [names.joined(separator: ", ")]
@@ -41,7 +41,7 @@ enum PlaceFormatting {
     static func placemark(_ place: PlaceDescription, locale: Locale) -> Placemark {
         Placemark(
             name: place.name, locality: place.locality, subAdministrativeArea: place.subAdministrativeArea,
-            administrativeArea: place.administrativeArea, country: country(of: place, locale: locale),
+            administrativeArea: place.administrativeArea, country: place.country(in: locale),
             isoCountryCode: place.isoCountryCode, timeZone: place.timeZoneIdentifier, ocean: place.ocean,
             inlandWater: place.inlandWater,
             location: .init(latitude: place.latitude, longitude: place.longitude),
@@ -54,15 +54,5 @@ enum PlaceFormatting {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(value), as: UTF8.self)
-    }
-
-    /// The country's name in `locale`, as `CLGeocoder` names it: the locale's name for the ISO code,
-    /// else the database's English name.
-    static func country(of place: PlaceDescription, locale: Locale) -> String? {
-        guard let code = place.isoCountryCode, code.uppercased() != "ZZ",
-              let name = locale.localizedString(forRegionCode: code), !name.isEmpty,
-              name.uppercased() != code.uppercased()
-        else { return place.country }
-        return name
     }
 }

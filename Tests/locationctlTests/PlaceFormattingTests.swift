@@ -47,6 +47,6 @@ import Testing
         var place = Self.berlin
         place.isoCountryCode = "ZZ"
         place.country = "Nowhere"
-        #expect(PlaceFormatting.country(of: place, locale: Locale(identifier: "de")) == "Nowhere")
+        #expect(place.country(in: Locale(identifier: "de")) == "Nowhere")
     }
 }
