@@ -9,9 +9,6 @@ enum GeocodeQuery: Sendable, Equatable {
     /// requests and several when the text is ambiguous; a few close candidates serve both.
     static let forwardResultLimit = 5
 
-    /// Text longer than this is no place name (it is not even sent to the database).
-    static let maximumTextLength = 2_048
-
     /// Whether the query can have an answer at all: a valid coordinate, a non-blank text of sane
     /// length. Others are answered with `.geocodeFoundNoResult` without opening the database.
     var isAnswerable: Bool {
@@ -19,7 +16,8 @@ enum GeocodeQuery: Sendable, Equatable {
         case .reverse(let latitude, let longitude):
             return CLLocationCoordinate2DIsValid(CLLocationCoordinate2D(latitude: latitude, longitude: longitude))
         case .forward(let text, _):
-            return text.utf8.count <= Self.maximumTextLength
+            // The database's own bound: longer text is no place name, so it is not even sent there.
+            return text.utf8.count <= PlacesDatabase.maximumSearchBytes
                 && !text.allSatisfy { $0.isWhitespace || $0.isNewline }
         }
     }
