@@ -36,25 +36,43 @@ func runPlacesBenchmark(_ arguments: [String]) -> Never {
 
     let database = openPlaces()
     let points = readPoints(path)
-    if lookupOnly { timeLookups(database, points, repeats: repeats) }
+    if lookupOnly {
+        // The index-only path: what the answer costs before any string is made.
+        timeQueries("swift-LocationPlaces-lookup", points, repeats: repeats) { _, latitude, longitude, _ in
+            let hit = database.reverseLookup(latitude: latitude, longitude: longitude)
+            return (hit?.polygonCountry != nil, hit?.place != nil)
+        }
+        exit(0)
+    }
+    var codes = CountryCodes(count: points.count / 2)
+    timeQueries("swift-LocationPlaces", points, repeats: repeats) { point, latitude, longitude, firstRound in
+        // Fields read through the optional: binding `let place` would copy the whole answer.
+        let place = database.reverseGeocode(latitude: latitude, longitude: longitude)
+        let code = place?.isoCountryCode
+        if firstRound, let code { codes.set(point, code) }
+        return (code != nil, place?.locality != nil)
+    }
+    if let countriesPath { codes.write(to: countriesPath) }
+    exit(0)
+}
+
+/// Times `answer` over every point, the best of `repeats` rounds, and prints the RESULT line with how many
+/// answers named a country and a locality. Inlined, so the closure is too: no call per query.
+@inline(__always)
+private func timeQueries(
+    _ impl: String, _ points: [Double], repeats: Int,
+    _ answer: (_ point: Int, _ latitude: Double, _ longitude: Double, _ firstRound: Bool) -> (country: Bool, locality: Bool)
+) {
     var best = Double.infinity
     var withCountry = 0, withLocality = 0
-    var codes = [UInt8](repeating: UInt8(ascii: "-"), count: points.count)
     let clock = ContinuousClock()
     for round in 0..<repeats {
         var countries = 0, localities = 0
         let elapsed = clock.measure {
             for i in 0..<(points.count / 2) {
-                // Fields read through the optional: binding `let place` would copy the whole answer.
-                let place = database.reverseGeocode(latitude: points[2 * i], longitude: points[2 * i + 1])
-                if let code = place?.isoCountryCode {
-                    countries += 1
-                    if round == 0, code.utf8.count == 2 {
-                        codes[2 * i] = code.utf8.first!
-                        codes[2 * i + 1] = code.utf8.last!
-                    }
-                }
-                if place?.locality != nil { localities += 1 }
+                let found = answer(i, points[2 * i], points[2 * i + 1], round == 0)
+                if found.country { countries += 1 }
+                if found.locality { localities += 1 }
             }
         }
         best = min(best, seconds(elapsed))
@@ -63,60 +81,42 @@ func runPlacesBenchmark(_ arguments: [String]) -> Never {
     }
     let count = points.count / 2
     let rate = Double(count) / best
-    print("RESULT impl=swift-LocationPlaces points=\(count) seconds=\(fixed(best, 4)) rate=\(Int(rate.rounded())) "
+    print("RESULT impl=\(impl) points=\(count) seconds=\(fixed(best, 4)) rate=\(Int(rate.rounded())) "
           + "ns_per_query=\(fixed(1e9 / rate, 1)) with_country=\(withCountry) with_locality=\(withLocality)")
-    if let countriesPath {
-        let file = fopen(countriesPath, "wb")
-        guard let file else { placesUsage("cannot write \(countriesPath)") }
-        codes.withUnsafeBytes { _ = fwrite($0.baseAddress, 1, $0.count, file) }
+}
+
+/// Each point's ISO country code as 2 ASCII bytes ("--" for none), for comparing answers in Python.
+private struct CountryCodes {
+    private var bytes: [UInt8]
+
+    init(count: Int) { bytes = [UInt8](repeating: UInt8(ascii: "-"), count: 2 * count) }
+
+    mutating func set(_ point: Int, _ code: String) {
+        guard code.utf8.count == 2 else { return }
+        bytes[2 * point] = code.utf8.first!
+        bytes[2 * point + 1] = code.utf8.last!
+    }
+
+    func write(to path: String) {
+        guard let file = fopen(path, "wb") else { placesUsage("cannot write \(path)") }
+        bytes.withUnsafeBytes { _ = fwrite($0.baseAddress, 1, $0.count, file) }
         fclose(file)
     }
-    exit(0)
 }
 
-/// The index-only path: what the answer costs before any string is made.
-private func timeLookups(_ database: PlacesDatabase, _ points: [Double], repeats: Int) -> Never {
-    var best = Double.infinity
-    var withCountry = 0, withLocality = 0
-    let clock = ContinuousClock()
-    for _ in 0..<repeats {
-        var countries = 0, localities = 0
-        let elapsed = clock.measure {
-            for i in 0..<(points.count / 2) {
-                guard let hit = database.reverseLookup(latitude: points[2 * i], longitude: points[2 * i + 1])
-                else { continue }
-                if hit.polygonCountry != nil { countries += 1 }
-                if hit.place != nil { localities += 1 }
-            }
-        }
-        best = min(best, seconds(elapsed))
-        withCountry = countries
-        withLocality = localities
-    }
-    let count = points.count / 2
-    let rate = Double(count) / best
-    print("RESULT impl=swift-LocationPlaces-lookup points=\(count) seconds=\(fixed(best, 4)) rate=\(Int(rate.rounded())) "
-          + "ns_per_query=\(fixed(1e9 / rate, 1)) with_country=\(withCountry) with_locality=\(withLocality)")
-    exit(0)
-}
-
-/// Each point's polygon country (or territorial sea), 2 ASCII bytes ("--" for none), for cross-checking
-/// the grid against the polygons themselves (scripts/places/check-polygons.py).
+/// Each point's polygon country (or territorial sea), for cross-checking the grid against the polygons
+/// themselves (scripts/places/check-polygons.py).
 func runPlacesPolygons(_ arguments: [String]) -> Never {
     guard arguments.count == 2 else { placesUsage("places-polygons needs POINTS OUT") }
     let database = openPlaces()
     let points = readPoints(arguments[0])
-    var codes = [UInt8](repeating: UInt8(ascii: "-"), count: points.count)
+    var codes = CountryCodes(count: points.count / 2)
     for i in 0..<(points.count / 2) {
-        if let code = database.polygonCountryCode(latitude: points[2 * i], longitude: points[2 * i + 1]),
-           code.utf8.count == 2 {
-            codes[2 * i] = code.utf8.first!
-            codes[2 * i + 1] = code.utf8.last!
+        if let code = database.polygonCountryCode(latitude: points[2 * i], longitude: points[2 * i + 1]) {
+            codes.set(i, code)
         }
     }
-    guard let file = fopen(arguments[1], "wb") else { placesUsage("cannot write \(arguments[1])") }
-    codes.withUnsafeBytes { _ = fwrite($0.baseAddress, 1, $0.count, file) }
-    fclose(file)
+    codes.write(to: arguments[1])
     exit(0)
 }
 
