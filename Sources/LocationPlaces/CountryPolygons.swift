@@ -44,9 +44,12 @@ extension PlacesTables {
             return .land(country: Int(entry & 0xFFFF))
         default:
             let cell = Int(entry & 0x3FFF_FFFF)
-            let south = -90 + Double(row) * Self.cellDegrees, west = -180 + Double(column) * Self.cellDegrees
-            let subRow = Swift.min(Self.subCells - 1, Int((latitude - south) * Double(Self.subCells) / Self.cellDegrees))
-            let subColumn = Swift.min(Self.subCells - 1, Int((longitude - west) * Double(Self.subCells) / Self.cellDegrees))
+            // q in the cell's 1/65535 units, as its boundary points are stored.
+            let scale = 65535 / Self.cellDegrees
+            let qx = (longitude - (-180 + Double(column) * Self.cellDegrees)) * scale
+            let qy = (latitude - (-90 + Double(row) * Self.cellDegrees)) * scale
+            let subColumn = Swift.min(Self.subCells - 1, Int(qx * Double(Self.subCells) / 65535))
+            let subRow = Swift.min(Self.subCells - 1, Int(qy * Double(Self.subCells) / 65535))
             let subCell = subRow * Self.subCells + subColumn
             if cellFarMask(cell) & (1 << subCell) != 0 {
                 // No boundary near this sub-cell: q is where its centre is, and no coast is within reach.
@@ -56,8 +59,7 @@ extension PlacesTables {
                 }
                 return .sea
             }
-            if let country = containingCountry(cell: cell, subCell: subCell, row: row, column: column,
-                                               latitude: latitude, longitude: longitude, boxes: boxes) {
+            if let country = containingCountry(cell: cell, subCell: subCell, qx: qx, qy: qy, boxes: boxes) {
                 return .land(country: country)
             }
             return nearestCoast(row: row, column: column, latitude: latitude, longitude: longitude, boxes: boxes)
@@ -67,14 +69,8 @@ extension PlacesTables {
     /// Point in polygon inside a mixed cell: the parity of the crossings of the segment from `q` to the
     /// centre of its sub-cell with a country's boundary flips whether `q` shares that centre's side (spec:
     /// "Grid semantics"); the segment is short, so most boundary chunks' boxes miss it. Coordinates are in
-    /// units of the cell's 1/65535, so the boundary points are used as stored, exactly.
-    private func containingCountry(
-        cell: Int, subCell: Int, row: Int, column: Int, latitude: Double, longitude: Double, boxes: LineBoxes
-    ) -> Int? {
-        let west = -180 + Double(column) * Self.cellDegrees
-        let south = -90 + Double(row) * Self.cellDegrees
-        let scale = 65535 / Self.cellDegrees
-        let qx = (longitude - west) * scale, qy = (latitude - south) * scale
+    /// units of the cell's 1/65535 (`qx`, `qy` too), so the boundary points are used as stored, exactly.
+    private func containingCountry(cell: Int, subCell: Int, qx: Double, qy: Double, boxes: LineBoxes) -> Int? {
         let subSize = 65535.0 / Double(Self.subCells)
         let cx = (Double(subCell % Self.subCells) + 0.5) * subSize, cy = (Double(subCell / Self.subCells) + 0.5) * subSize
         let dx = cx - qx, dy = cy - qy
