@@ -34,8 +34,7 @@ extension PlacesTables {
     /// The country polygon (or territorial sea) holding the point. `latitude` in [-90, 90], `longitude` in
     /// [-180, 180).
     func locate(latitude: Double, longitude: Double, boxes: LineBoxes) -> PolygonAnswer {
-        let row = Swift.min(Int((latitude + 90) * 2), Self.gridRows - 1)
-        let column = Swift.min(Int((longitude + 180) * 2), Self.gridColumns - 1)
+        let (row, column) = Self.gridCell(latitude: latitude, longitude: longitude)
         let entry = gridEntry(row: row, column: column)
         switch entry >> 30 {
         case 0:
@@ -64,6 +63,12 @@ extension PlacesTables {
             }
             return nearestCoast(row: row, column: column, latitude: latitude, longitude: longitude, boxes: boxes)
         }
+    }
+
+    /// The grid cell holding a point (`latitude` in [-90, 90], `longitude` in [-180, 180)).
+    @inline(__always)
+    static func gridCell(latitude: Double, longitude: Double) -> (row: Int, column: Int) {
+        (Swift.min(Int((latitude + 90) * 2), gridRows - 1), Swift.min(Int((longitude + 180) * 2), gridColumns - 1))
     }
 
     /// Point in polygon inside a mixed cell: the parity of the crossings of the segment from `q` to the

@@ -10,10 +10,10 @@ import Darwin
 extension PlacesTables {
     /// The place in `country`'s k-d range nearest to `target`, if one lies within `maxChord` (a chord
     /// length on the unit sphere).
-    func nearestPlace(inCountry country: Int, to target: SIMD3<Float>, maxChord: Float) -> Int? {
+    func nearestPlace(inCountry country: Int, to target: SIMD3<Float>, maxChord: Float, vectors: PlaceVectors) -> Int? {
         let start = countryPlaceStart(country)
-        var search = NearestSearch(target: target, bestSquared: maxChord * maxChord)
-        search.visit(self, start, start + countryPlaceCount(country))
+        var search = NearestSearch(target: SIMD4(target, 0), bestSquared: maxChord * maxChord)
+        search.visit(vectors, start, start + countryPlaceCount(country))
         return search.best
     }
 
@@ -40,23 +40,23 @@ func chordLength(metres: Double) -> Double {
 
 private struct NearestSearch {
     static let leafSize = 16
-    let target: SIMD3<Float>
+    /// `w` is 0, and so is the `w` difference that counts: see `squaredDistance`.
+    let target: SIMD4<Float>
     var bestSquared: Float
     var best: Int?
 
-    init(target: SIMD3<Float>, bestSquared: Float) {
+    init(target: SIMD4<Float>, bestSquared: Float) {
         self.target = target
         self.bestSquared = bestSquared
     }
 
     /// Depth is log2 of a country's place count (≤ 18), so recursion is cheap and allocation-free.
-    mutating func visit(_ tables: PlacesTables, _ lo: Int, _ hi: Int) {
+    mutating func visit(_ vectors: PlaceVectors, _ lo: Int, _ hi: Int) {
         // A small subtree is contiguous in the file: scanning it beats descending it (no branches
         // mispredicted, the same two cache lines either way).
         if hi - lo <= Self.leafSize {
             for index in lo..<hi {
-                let delta = target - tables.vector(index)
-                let squared = (delta * delta).sum()
+                let squared = Self.squaredDistance(target, vectors[index])
                 if squared < bestSquared {
                     bestSquared = squared
                     best = index
@@ -65,26 +65,34 @@ private struct NearestSearch {
             return
         }
         let mid = lo + (hi - lo) / 2
-        let node = tables.vector(mid)
+        let node = vectors[mid]
         let delta = target - node
-        let squared = (delta * delta).sum()
+        let squared = Self.squaredDistance(target, node)
         if squared < bestSquared {
             bestSquared = squared
             best = mid
         }
         // A switch, not `delta[axis]`: a variable SIMD lane index goes through memory.
         let along: Float
-        switch tables.placeSplitAxis(mid) {
+        switch node.w {
         case 0: along = delta.x
         case 1: along = delta.y
         default: along = delta.z
         }
         if along <= 0 {
-            visit(tables, lo, mid)
-            if along * along < bestSquared { visit(tables, mid + 1, hi) }
+            visit(vectors, lo, mid)
+            if along * along < bestSquared { visit(vectors, mid + 1, hi) }
         } else {
-            visit(tables, mid + 1, hi)
-            if along * along < bestSquared { visit(tables, lo, mid) }
+            visit(vectors, mid + 1, hi)
+            if along * along < bestSquared { visit(vectors, lo, mid) }
         }
+    }
+
+    /// Squared chord length, with the axis lane (`w`) left out.
+    @inline(__always)
+    static func squaredDistance(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> Float {
+        var delta = a - b
+        delta.w = 0
+        return (delta * delta).sum()
     }
 }

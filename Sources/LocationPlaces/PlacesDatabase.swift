@@ -17,6 +17,8 @@ public final class PlacesDatabase: Sendable {
     public let path: String
     let tables: PlacesTables
     let names: InternedNames
+    let placeVectors: PlaceVectors
+    let cellEntries: CellEntries
     let lineBoxes: LineBoxes
     /// The strings of every answer at sea outside territorial waters — one per water body and nautical
     /// zone (14 × 25), built at open — so such an answer allocates nothing.
@@ -30,6 +32,8 @@ public final class PlacesDatabase: Sendable {
         self.path = path
         self.tables = tables
         self.names = InternedNames(tables)
+        self.placeVectors = PlaceVectors(tables)
+        self.cellEntries = CellEntries(tables)
         self.lineBoxes = LineBoxes(tables)
         let names = self.names
         self.countryAnswers = (0..<tables.countryCount).map { country in

@@ -31,10 +31,24 @@ extension PlacesDatabase {
     /// No allocation.
     public func reverseLookup(latitude: Double, longitude: Double) -> ReverseHit? {
         guard let longitude = Self.normalisedLongitude(latitude: latitude, longitude: longitude) else { return nil }
+        let cell = PlacesTables.gridCell(latitude: latitude, longitude: longitude)
+        let entry = cellEntries.entry(row: cell.row, column: cell.column)
+        if entry < CellEntries.seaFlag {
+            let place = nearestPlace(inCountry: Int(entry), latitude: latitude, longitude: longitude)
+            return ReverseHit(surface: .land, polygonCountry: Int(entry), place: place, water: nil)
+        }
+        if entry != CellEntries.general {
+            let water = WaterBody.allCases[Int(entry & ~CellEntries.seaFlag) / WaterBody.nauticalZones.count]
+            return ReverseHit(surface: .sea, polygonCountry: nil, place: nil, water: water)
+        }
+        return polygonLookup(latitude: latitude, longitude: longitude)
+    }
+
+    /// `reverseLookup` where the cell alone cannot answer: the polygons decide.
+    private func polygonLookup(latitude: Double, longitude: Double) -> ReverseHit {
         switch tables.locate(latitude: latitude, longitude: longitude, boxes: lineBoxes) {
         case .land(let country), .nearCoast(let country):
-            let target = PlacesTables.unitVector(latitude: latitude, longitude: longitude)
-            let place = tables.nearestPlace(inCountry: country, to: target, maxChord: Self.localityChord)
+            let place = nearestPlace(inCountry: country, latitude: latitude, longitude: longitude)
             return ReverseHit(surface: .land, polygonCountry: country, place: place, water: nil)
         case .territorialSea(let country):
             return ReverseHit(surface: .territorialSea, polygonCountry: country, place: nil,
@@ -45,6 +59,13 @@ extension PlacesDatabase {
         }
     }
 
+    /// The nearest of `country`'s places within `localityRange`.
+    @inline(__always)
+    private func nearestPlace(inCountry country: Int, latitude: Double, longitude: Double) -> Int? {
+        let target = PlacesTables.unitVector(latitude: latitude, longitude: longitude)
+        return tables.nearestPlace(inCountry: country, to: target, maxChord: Self.localityChord, vectors: placeVectors)
+    }
+
     /// The ISO code of the country whose polygon or territorial sea holds the point (not the locality's
     /// country: a point in Réunion gives FR here, RE from `reverseGeocode`).
     public func polygonCountryCode(latitude: Double, longitude: Double) -> String? {
@@ -53,20 +74,27 @@ extension PlacesDatabase {
     }
 
     public func reverseGeocode(latitude: Double, longitude: Double) -> PlaceDescription? {
-        guard let hit = reverseLookup(latitude: latitude, longitude: longitude) else { return nil }
-        let longitude = longitude == 180 ? -180 : longitude
-        if let place = hit.place {
-            return describe(place: place, latitude: latitude, longitude: longitude)
+        guard let longitude = Self.normalisedLongitude(latitude: latitude, longitude: longitude) else { return nil }
+        let cell = PlacesTables.gridCell(latitude: latitude, longitude: longitude)
+        let entry = cellEntries.entry(row: cell.row, column: cell.column)
+        if entry < CellEntries.seaFlag {
+            // Inside one country's polygons.
+            let country = Int(entry)
+            let place = nearestPlace(inCountry: country, latitude: latitude, longitude: longitude)
+            return landAnswer(country: country, place: place, latitude: latitude, longitude: longitude)
         }
-        if hit.surface == .sea, let water = hit.water {
-            // Most of the Earth: a prebuilt answer, shared.
-            let index = WaterBody.allCases.firstIndex(of: water)! * WaterBody.nauticalZones.count
-                + WaterBody.nauticalZoneIndex(longitude: longitude)
-            return PlaceDescription(strings: seaAnswers[index], latitude: latitude, longitude: longitude, radius: 0)
+        if entry != CellEntries.general {
+            // Open sea, most of the Earth: a prebuilt answer, shared.
+            let strings = seaAnswers[Int(entry & ~CellEntries.seaFlag)]
+            return PlaceDescription(strings: strings, latitude: latitude, longitude: longitude, radius: 0)
         }
+        let hit = polygonLookup(latitude: latitude, longitude: longitude)
         if hit.surface == .land, let country = hit.polygonCountry {
-            // Land with no place within reach (deserts, ice, tundra): the country's prebuilt answer.
-            return PlaceDescription(strings: countryAnswers[country], latitude: latitude, longitude: longitude, radius: 0)
+            return landAnswer(country: country, place: hit.place, latitude: latitude, longitude: longitude)
+        }
+        if hit.surface == .sea {
+            let strings = seaAnswers[CellEntries.seaAnswerIndex(latitude: latitude, longitude: longitude)]
+            return PlaceDescription(strings: strings, latitude: latitude, longitude: longitude, radius: 0)
         }
         let country = hit.polygonCountry
         let countryName = country.map { names.countryNames[$0] }
@@ -78,6 +106,15 @@ extension PlacesDatabase {
             name: inland ?? ocean ?? countryName, country: countryName,
             isoCountryCode: country.map { names.countryCodes[$0] }, timeZoneIdentifier: zone,
             ocean: ocean, inlandWater: inland, latitude: latitude, longitude: longitude, radius: 0)
+    }
+
+    /// On land in `country`: the nearest place within reach (`place`), else (deserts, ice, tundra) the
+    /// country's prebuilt answer.
+    private func landAnswer(country: Int, place: Int?, latitude: Double, longitude: Double) -> PlaceDescription {
+        if let place {
+            return describe(place: place, latitude: latitude, longitude: longitude)
+        }
+        return PlaceDescription(strings: countryAnswers[country], latitude: latitude, longitude: longitude, radius: 0)
     }
 
     /// A place as a placemark: its own country (GeoNames' code, e.g. RE for Réunion), subdivision, zone

@@ -103,6 +103,41 @@ public enum WaterBody: String, Sendable, Hashable, CaseIterable {
         return .pacificOcean
     }
 
+    /// Every latitude the rules above compare with. Between two consecutive edges no answer can change,
+    /// so a grid cell with no edge inside it is one water body throughout (`CellEntries`); a test checks
+    /// this against the rules on every sea cell. Keep these in step with the rules.
+    static let latitudeEdges: [Double] = [
+        -60, -56, -9, 0, 9, 11, 12.6, 14.6, 16.5, 18, 18.2, 18.5, 19, 21.5, 21.6, 22.7, 22.8, 23.8, 27.5, 30,
+        30.5, 31, 36.5, 40.9, 41.3, 42, 46, 47.5, 51, 53, 55.5, 57.3, 58.7, 60, 61, 66, 66.5,
+    ]
+
+    /// Every longitude the rules above compare with, and the nautical zones' edges.
+    static let longitudeEdges: [Double] = [
+        -100, -98, -89, -88, -85, -84.9, -84, -83.6, -83.5, -82, -81, -80, -77, -74, -69, -68.5, -67.3,
+        -64.5, -62.5, -61.3, -60, -5.6, -4.5, -3, -2, 2.5, 9.8, 11.5, 20, 27.3, 29.5, 31, 32, 36.5, 42, 43.6,
+        45, 46.5, 47.5, 55.5, 56.4, 100, 105, 147,
+    ] + (-12..<12).map { 7.5 + 15 * Double($0) }
+
+    /// Position in `allCases` (a switch: searching `allCases` costs more than the rules themselves).
+    var ordinal: Int {
+        switch self {
+        case .caspianSea: 0
+        case .blackSea: 1
+        case .mediterraneanSea: 2
+        case .redSea: 3
+        case .persianGulf: 4
+        case .balticSea: 5
+        case .northSea: 6
+        case .caribbeanSea: 7
+        case .gulfOfMexico: 8
+        case .arcticOcean: 9
+        case .southernOcean: 10
+        case .atlanticOcean: 11
+        case .indianOcean: 12
+        case .pacificOcean: 13
+        }
+    }
+
     /// The nautical time zone of a longitude at sea, as an IANA `Etc/GMT±H` identifier. IANA's sign is
     /// inverted (POSIX style): 75°W is five hours behind UTC, `Etc/GMT+5`. Zones are 15° wide centred on
     /// multiples of 15°; the 180° zone is split at the antimeridian (−12 east of it, +12 west).
