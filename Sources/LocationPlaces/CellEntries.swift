@@ -1,12 +1,24 @@
 /// GRID's answer per 0.5° cell in two bytes, built at open (518 KB instead of GRID's 1 MB, which random
 /// points miss the caches on): a whole-land cell's country, an open-sea cell's finished answer (water body
-/// and nautical zone, when the cell has one of each throughout), or "ask GRID". Open sea and whole-land
-/// cells are ~85% of the Earth, and this answers them with one load and no geometry.
+/// and nautical zone, when the cell has one of each throughout), a mixed cell's index, or "ask GRID". Open
+/// sea and whole-land cells are ~85% of the Earth, and this answers them with one load and no geometry.
 final class CellEntries: @unchecked Sendable {
-    /// A cell the polygons must decide, or a sea cell that two water bodies or zones share.
+    enum Kind {
+        /// Wholly inside one country's polygons.
+        case land(country: Int)
+        /// Open sea: the index of the answer in `PlacesDatabase.seaAnswers`.
+        case sea(answer: Int)
+        /// A mixed cell (index into `CELL`): the polygons decide.
+        case mixed(cell: Int)
+        /// A sea cell that two water bodies or zones share, or an index too large for the encoding: ask GRID.
+        case general
+    }
+
+    // Encoding: below `landFlag` a mixed cell's index; `landFlag | country`; `seaFlag | answer`; `general`.
+    static let landFlag: UInt16 = 0xC000
+    static let seaFlag: UInt16 = 0xE000
     static let general: UInt16 = 0xFFFF
-    /// Set on an open-sea cell's entry; the rest is its index in `PlacesDatabase.seaAnswers`.
-    static let seaFlag: UInt16 = 0x8000
+    private static let payload: UInt16 = 0x1FFF
 
     /// Written only in `init`, then read-only.
     private let entries: UnsafeMutablePointer<UInt16>
@@ -14,16 +26,17 @@ final class CellEntries: @unchecked Sendable {
     init(_ tables: PlacesTables) {
         let rows = PlacesTables.gridRows, columns = PlacesTables.gridColumns
         entries = .allocate(capacity: rows * columns)
+        var memo = WaterMemo()
         let latitudeSamples = (0..<rows).map {
-            Self.samples(from: -90 + Double($0) * PlacesTables.cellDegrees, edges: WaterBody.latitudeEdges)
+            memo.latitudes(Self.samples(from: -90 + Double($0) * PlacesTables.cellDegrees, edges: WaterBody.latitudeEdges))
         }
         let longitudeSamples = (0..<columns).map {
-            Self.samples(from: -180 + Double($0) * PlacesTables.cellDegrees, edges: WaterBody.longitudeEdges)
+            memo.longitudes(Self.samples(from: -180 + Double($0) * PlacesTables.cellDegrees, edges: WaterBody.longitudeEdges))
         }
         // A column's nautical zone, or -1 where a zone edge crosses it.
         let zones = longitudeSamples.map { samples in
-            let zone = WaterBody.nauticalZoneIndex(longitude: samples[0])
-            return samples.allSatisfy { WaterBody.nauticalZoneIndex(longitude: $0) == zone } ? zone : -1
+            let zone = WaterBody.nauticalZoneIndex(longitude: samples[0].value)
+            return samples.allSatisfy { WaterBody.nauticalZoneIndex(longitude: $0.value) == zone } ? zone : -1
         }
         for row in 0..<rows {
             let latitudes = latitudeSamples[row]
@@ -32,11 +45,13 @@ final class CellEntries: @unchecked Sendable {
                 var value = Self.general
                 switch entry >> 30 {
                 case 0:
-                    if zones[column] >= 0, let water = Self.water(latitudes: latitudes, longitudes: longitudeSamples[column]) {
-                        value = Self.seaFlag | UInt16(water.ordinal * WaterBody.nauticalZones.count + zones[column])
+                    if zones[column] >= 0, let water = memo.water(latitudes: latitudes, longitudes: longitudeSamples[column]) {
+                        value = Self.seaFlag | UInt16(water * WaterBody.nauticalZones.count + zones[column])
                     }
-                case 1 where entry & 0xFFFF < UInt32(Self.seaFlag):
-                    value = UInt16(entry & 0xFFFF)
+                case 1 where entry & 0xFFFF < UInt32(Self.payload):
+                    value = Self.landFlag | UInt16(entry & 0xFFFF)
+                case 2 where entry & 0x3FFF_FFFF < UInt32(Self.landFlag):
+                    value = UInt16(entry & 0x3FFF_FFFF)
                 default:
                     break
                 }
@@ -51,22 +66,17 @@ final class CellEntries: @unchecked Sendable {
         entries[row * PlacesTables.gridColumns + column]
     }
 
+    @inline(__always) func kind(row: Int, column: Int) -> Kind {
+        let entry = self.entry(row: row, column: column)
+        if entry < Self.landFlag { return .mixed(cell: Int(entry)) }
+        if entry < Self.seaFlag { return .land(country: Int(entry & Self.payload)) }
+        return entry == Self.general ? .general : .sea(answer: Int(entry & Self.payload))
+    }
+
     /// The index of a point's answer in `PlacesDatabase.seaAnswers`.
     static func seaAnswerIndex(latitude: Double, longitude: Double) -> Int {
         WaterBody.at(latitude: latitude, longitude: longitude).ordinal * WaterBody.nauticalZones.count
             + WaterBody.nauticalZoneIndex(longitude: longitude)
-    }
-
-    /// The water body of every point of a cell, or `nil` when two points of it are in different ones.
-    private static func water(latitudes: [Double], longitudes: [Double]) -> WaterBody? {
-        let water = WaterBody.at(latitude: latitudes[0], longitude: longitudes[0])
-        guard latitudes.count > 1 || longitudes.count > 1 else { return water }
-        for latitude in latitudes {
-            for longitude in longitudes where WaterBody.at(latitude: latitude, longitude: longitude) != water {
-                return nil
-            }
-        }
-        return water
     }
 
     /// One coordinate from each stretch of `[start, start + 0.5)` on which no rule can change its answer:
@@ -85,5 +95,59 @@ final class CellEntries: @unchecked Sendable {
         // The last stretch, unless the start stands for the whole cell.
         if previous != start || edges.contains(start) { samples.append((previous + end) / 2) }
         return samples
+    }
+}
+
+/// The water rules memoised by stretch. Every coordinate lies on one edge of `WaterBody`'s lists or in
+/// the open interval between two, and the rules answer every point of a pair of such stretches alike, so
+/// each pair is evaluated once (a few thousand evaluations instead of one or more per sea cell).
+private struct WaterMemo {
+    struct Sample {
+        let value: Double
+        /// `2k + 1` on edge `k`; `2k` between edges `k - 1` and `k`.
+        let stretch: Int
+    }
+
+    private let latitudeEdges = WaterBody.latitudeEdges.sorted()
+    private let longitudeEdges = WaterBody.longitudeEdges.sorted()
+    /// The water body's ordinal per pair of stretches, -1 until evaluated.
+    private var ordinals: [Int8]
+
+    init() {
+        ordinals = Array(repeating: -1, count: (2 * latitudeEdges.count + 1) * (2 * longitudeEdges.count + 1))
+    }
+
+    func latitudes(_ values: [Double]) -> [Sample] { values.map { Sample(value: $0, stretch: Self.stretch($0, latitudeEdges)) } }
+    func longitudes(_ values: [Double]) -> [Sample] { values.map { Sample(value: $0, stretch: Self.stretch($0, longitudeEdges)) } }
+
+    /// The ordinal of the water body of every sample pair, or `nil` when two pairs differ.
+    mutating func water(latitudes: [Sample], longitudes: [Sample]) -> Int? {
+        if latitudes.count == 1, longitudes.count == 1 { return water(latitudes[0], longitudes[0]) }
+        var found: Int?
+        for latitude in latitudes {
+            for longitude in longitudes {
+                let ordinal = water(latitude, longitude)
+                if let found, found != ordinal { return nil }
+                found = ordinal
+            }
+        }
+        return found
+    }
+
+    private mutating func water(_ latitude: Sample, _ longitude: Sample) -> Int {
+        let key = latitude.stretch * (2 * longitudeEdges.count + 1) + longitude.stretch
+        if ordinals[key] < 0 {
+            ordinals[key] = Int8(WaterBody.at(latitude: latitude.value, longitude: longitude.value).ordinal)
+        }
+        return Int(ordinals[key])
+    }
+
+    private static func stretch(_ value: Double, _ edges: [Double]) -> Int {
+        var low = 0, high = edges.count
+        while low < high {
+            let middle = (low + high) / 2
+            if edges[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low < edges.count && edges[low] == value ? 2 * low + 1 : 2 * low
     }
 }

@@ -33,36 +33,43 @@ enum PlacesGeometry {
 extension PlacesTables {
     /// The country polygon (or territorial sea) holding the point. `latitude` in [-90, 90], `longitude` in
     /// [-180, 180).
-    func locate(latitude: Double, longitude: Double, boxes: LineBoxes) -> PolygonAnswer {
+    func locate(latitude: Double, longitude: Double, entries: CellEntries, geometry: CellGeometry) -> PolygonAnswer {
         let (row, column) = Self.gridCell(latitude: latitude, longitude: longitude)
         let entry = gridEntry(row: row, column: column)
         switch entry >> 30 {
-        case 0:
-            return .sea
-        case 1:
-            return .land(country: Int(entry & 0xFFFF))
+        case 0: return .sea
+        case 1: return .land(country: Int(entry & 0xFFFF))
         default:
-            let cell = Int(entry & 0x3FFF_FFFF)
-            // q in the cell's 1/65535 units, as its boundary points are stored.
-            let scale = 65535 / Self.cellDegrees
-            let qx = (longitude - (-180 + Double(column) * Self.cellDegrees)) * scale
-            let qy = (latitude - (-90 + Double(row) * Self.cellDegrees)) * scale
-            let subColumn = Swift.min(Self.subCells - 1, Int(qx * Double(Self.subCells) / 65535))
-            let subRow = Swift.min(Self.subCells - 1, Int(qy * Double(Self.subCells) / 65535))
-            let subCell = subRow * Self.subCells + subColumn
-            if cellFarMask(cell) & (1 << subCell) != 0 {
-                // No boundary near this sub-cell: q is where its centre is, and no coast is within reach.
-                let firstPart = cellFirstPart(cell)
-                for part in firstPart..<(firstPart + cellPartCount(cell)) where partInsideMask(part) & (1 << subCell) != 0 {
-                    return .land(country: partCountry(part))
-                }
-                return .sea
-            }
-            if let country = containingCountry(cell: cell, subCell: subCell, qx: qx, qy: qy, boxes: boxes) {
-                return .land(country: country)
-            }
-            return nearestCoast(row: row, column: column, latitude: latitude, longitude: longitude, boxes: boxes)
+            return locate(latitude: latitude, longitude: longitude, inMixedCell: Int(entry & 0x3FFF_FFFF),
+                          row: row, column: column, entries: entries, geometry: geometry)
         }
+    }
+
+    /// `locate` in mixed cell `cell` (GRID's index), at `row` and `column`.
+    func locate(
+        latitude: Double, longitude: Double, inMixedCell cell: Int, row: Int, column: Int, entries: CellEntries,
+        geometry: CellGeometry
+    ) -> PolygonAnswer {
+        // q in the cell's 1/65535 units, as its boundary points are stored.
+        let scale = 65535 / Self.cellDegrees
+        let qx = (longitude - (-180 + Double(column) * Self.cellDegrees)) * scale
+        let qy = (latitude - (-90 + Double(row) * Self.cellDegrees)) * scale
+        let subColumn = Swift.min(Self.subCells - 1, Int(qx * Double(Self.subCells) / 65535))
+        let subRow = Swift.min(Self.subCells - 1, Int(qy * Double(Self.subCells) / 65535))
+        let subCell = subRow * Self.subCells + subColumn
+        if geometry.farMask(cell) & (1 << subCell) != 0 {
+            // No boundary near this sub-cell: q is where its centre is, and no coast is within reach.
+            for index in 0..<geometry.partCount(cell) {
+                let part = geometry.part(index, of: cell)
+                if part.insideMask & (1 << subCell) != 0 { return .land(country: part.country) }
+            }
+            return .sea
+        }
+        if let country = containingCountry(cell: cell, subCell: subCell, qx: qx, qy: qy, geometry: geometry) {
+            return .land(country: country)
+        }
+        return nearestCoast(row: row, column: column, latitude: latitude, longitude: longitude, entries: entries,
+                            geometry: geometry)
     }
 
     /// The grid cell holding a point (`latitude` in [-90, 90], `longitude` in [-180, 180)).
@@ -75,50 +82,60 @@ extension PlacesTables {
     /// centre of its sub-cell with a country's boundary flips whether `q` shares that centre's side (spec:
     /// "Grid semantics"); the segment is short, so most boundary chunks' boxes miss it. Coordinates are in
     /// units of the cell's 1/65535 (`qx`, `qy` too), so the boundary points are used as stored, exactly.
-    private func containingCountry(cell: Int, subCell: Int, qx: Double, qy: Double, boxes: LineBoxes) -> Int? {
+    private func containingCountry(cell: Int, subCell: Int, qx: Double, qy: Double, geometry: CellGeometry) -> Int? {
         let subSize = 65535.0 / Double(Self.subCells)
         let cx = (Double(subCell % Self.subCells) + 0.5) * subSize, cy = (Double(subCell / Self.subCells) + 0.5) * subSize
         let dx = cx - qx, dy = cy - qy
-        // The q→centre segment's box: a line whose box misses it cannot cross it.
+        // The q→centre segment's box: a chunk whose box misses it cannot cross it.
         let lowX = Swift.min(qx, cx), highX = Swift.max(qx, cx)
         let lowY = Swift.min(qy, cy), highY = Swift.max(qy, cy)
-        let firstPart = cellFirstPart(cell)
-        for part in firstPart..<(firstPart + cellPartCount(cell)) {
+        for index in 0..<geometry.partCount(cell) {
+            let part = geometry.part(index, of: cell)
             var odd = false
-            let firstLine = partFirstLine(part)
-            for line in firstLine..<(firstLine + partLineCount(part)) {
-              for chunk in boxes.chunks(ofLine: line) {
-                let box = boxes.box(chunk)
-                if box.maxX < lowX || box.minX > highX || box.maxY < lowY || box.minY > highY { continue }
-                let points = boxes.points(ofChunk: chunk, line: line)
-                let first = points.lowerBound
-                var (ax, ay) = point(first)
+            Self.forEachChunk(part.chunks) { minX, minY, maxX, maxY, points, count in
+                if maxX < lowX || minX > highX || maxY < lowY || minY > highY { return }
+                var ax = Double(points[0]), ay = Double(points[1])
                 // Side of the q→centre line of the previous point; a point exactly on it counts as "below",
                 // consistently for both edges that share it, so touching vertices cancel out.
-                var aSide = dx * (Double(ay) - qy) - dy * (Double(ax) - qx) > 0
-                for index in (first + 1)..<points.upperBound {
-                    let (bx, by) = point(index)
-                    let bSide = dx * (Double(by) - qy) - dy * (Double(bx) - qx) > 0
+                var aSide = dx * (ay - qy) - dy * (ax - qx) > 0
+                for point in 1..<count {
+                    let bx = Double(points[2 * point]), by = Double(points[2 * point + 1])
+                    let bSide = dx * (by - qy) - dy * (bx - qx) > 0
                     if aSide != bSide {
-                        let ex = Double(bx) - Double(ax), ey = Double(by) - Double(ay)
-                        let qSide = ex * (qy - Double(ay)) - ey * (qx - Double(ax)) > 0
-                        let cSide = ex * (cy - Double(ay)) - ey * (cx - Double(ax)) > 0
+                        let ex = bx - ax, ey = by - ay
+                        let qSide = ex * (qy - ay) - ey * (qx - ax) > 0
+                        let cSide = ex * (cy - ay) - ey * (cx - ax) > 0
                         if qSide != cSide { odd.toggle() }
                     }
                     (ax, ay, aSide) = (bx, by, bSide)
                 }
-              }
             }
-            let referenceInside = partInsideMask(part) & (1 << subCell) != 0
-            if odd != referenceInside { return partCountry(part) }
+            let referenceInside = part.insideMask & (1 << subCell) != 0
+            if odd != referenceInside { return part.country }
         }
         return nil
+    }
+
+    /// Calls `body` with each chunk of a part: its box, its points (`x, y` pairs) and their count.
+    @inline(__always)
+    private static func forEachChunk(
+        _ chunks: UnsafeBufferPointer<UInt16>,
+        _ body: (_ minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double, _ points: UnsafePointer<UInt16>, _ count: Int) -> Void
+    ) {
+        guard let base = chunks.baseAddress else { return }
+        var at = 0
+        while at < chunks.count {
+            let count = Int(base[at + 4])
+            body(Double(base[at]), Double(base[at + 1]), Double(base[at + 2]), Double(base[at + 3]),
+                 base + at + CellGeometry.chunkHeaderWords, count)
+            at += CellGeometry.chunkHeaderWords + 2 * count
+        }
     }
 
     /// The territorial search: the nearest boundary point in the mixed cells around `q` (rows ±1, columns
     /// ±k as the generator computes them, wrapping across ±180°), by local equirectangular distance.
     private func nearestCoast(
-        row: Int, column: Int, latitude: Double, longitude: Double, boxes: LineBoxes
+        row: Int, column: Int, latitude: Double, longitude: Double, entries: CellEntries, geometry: CellGeometry
     ) -> PolygonAnswer {
         let limit = PlacesGeometry.territorialSea
         let metresPerDegree = PlacesGeometry.metresPerDegree
@@ -138,46 +155,45 @@ extension PlacesTables {
                 if reach == Self.gridColumns / 2, offset == reach { continue }
                 let unwrapped = column + offset
                 let wrapped = (unwrapped % Self.gridColumns + Self.gridColumns) % Self.gridColumns
-                let entry = gridEntry(row: neighbourRow, column: wrapped)
-                guard entry >> 30 == 2 else { continue }
-                let cell = Int(entry & 0x3FFF_FFFF)
-                let partCount = cellPartCount(cell)
-                guard partCount > 0 else { continue }
                 // The neighbour's west edge, shifted by ±360° across the antimeridian so dx stays small.
                 let west = -180 + Double(unwrapped) * Self.cellDegrees
                 let originX = (west - longitude) * xScale
                 let originY = (south - latitude) * metresPerDegree
-                // Skip the cell when its box is farther than the best distance so far.
+                // Skip the cell when its box is farther than the best distance so far (before reading it).
                 let cellWidth = Self.cellDegrees * xScale, cellHeight = Self.cellDegrees * metresPerDegree
                 let gapX = Swift.max(0, Swift.max(originX, -(originX + cellWidth)))
                 let gapY = Swift.max(0, Swift.max(originY, -(originY + cellHeight)))
                 guard gapX * gapX + gapY * gapY < bestSquared else { continue }
+                let cell: Int
+                switch entries.kind(row: neighbourRow, column: wrapped) {
+                case .mixed(let mixed): cell = mixed
+                case .land, .sea: continue
+                case .general:
+                    let entry = gridEntry(row: neighbourRow, column: wrapped)
+                    guard entry >> 30 == 2 else { continue }
+                    cell = Int(entry & 0x3FFF_FFFF)
+                }
+                let partCount = geometry.partCount(cell)
+                guard partCount > 0 else { continue }
                 let unitX = cellWidth / 65535, unitY = cellHeight / 65535
-                let firstPart = cellFirstPart(cell)
-                for part in firstPart..<(firstPart + partCount) {
-                    let firstLine = partFirstLine(part)
-                    for line in firstLine..<(firstLine + partLineCount(part)) {
-                      for chunk in boxes.chunks(ofLine: line) {
+                for index in 0..<partCount {
+                    let part = geometry.part(index, of: cell)
+                    Self.forEachChunk(part.chunks) { minX, minY, maxX, maxY, points, count in
                         // Skip the chunk when its box is farther than the best coast so far.
-                        let box = boxes.box(chunk)
-                        let chunkGapX = Swift.max(0, Swift.max(originX + box.minX * unitX, -(originX + box.maxX * unitX)))
-                        let chunkGapY = Swift.max(0, Swift.max(originY + box.minY * unitY, -(originY + box.maxY * unitY)))
-                        guard chunkGapX * chunkGapX + chunkGapY * chunkGapY < bestSquared else { continue }
-                        let points = boxes.points(ofChunk: chunk, line: line)
-                        let first = points.lowerBound
-                        var a = point(first)
-                        var ax = originX + Double(a.x) * unitX, ay = originY + Double(a.y) * unitY
-                        for index in (first + 1)..<points.upperBound {
-                            let b = point(index)
-                            let bx = originX + Double(b.x) * unitX, by = originY + Double(b.y) * unitY
+                        let chunkGapX = Swift.max(0, Swift.max(originX + minX * unitX, -(originX + maxX * unitX)))
+                        let chunkGapY = Swift.max(0, Swift.max(originY + minY * unitY, -(originY + maxY * unitY)))
+                        guard chunkGapX * chunkGapX + chunkGapY * chunkGapY < bestSquared else { return }
+                        var ax = originX + Double(points[0]) * unitX, ay = originY + Double(points[1]) * unitY
+                        for point in 1..<count {
+                            let bx = originX + Double(points[2 * point]) * unitX
+                            let by = originY + Double(points[2 * point + 1]) * unitY
                             let squared = Self.squaredDistanceToOrigin(ax, ay, bx, by)
                             if squared < bestSquared {
                                 bestSquared = squared
-                                bestCountry = partCountry(part)
+                                bestCountry = part.country
                             }
-                            (a, ax, ay) = (b, bx, by)
+                            (ax, ay) = (bx, by)
                         }
-                      }
                     }
                 }
             }

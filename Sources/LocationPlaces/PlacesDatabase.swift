@@ -19,7 +19,7 @@ public final class PlacesDatabase: Sendable {
     let names: InternedNames
     let placeVectors: PlaceVectors
     let cellEntries: CellEntries
-    let lineBoxes: LineBoxes
+    let cellGeometry: CellGeometry
     /// The strings of every answer at sea outside territorial waters — one per water body and nautical
     /// zone (14 × 25), built at open — so such an answer allocates nothing.
     let seaAnswers: [PlaceDescription.Storage]
@@ -34,7 +34,7 @@ public final class PlacesDatabase: Sendable {
         self.names = InternedNames(tables)
         self.placeVectors = PlaceVectors(tables)
         self.cellEntries = CellEntries(tables)
-        self.lineBoxes = LineBoxes(tables)
+        self.cellGeometry = CellGeometry(tables)
         let names = self.names
         self.countryAnswers = (0..<tables.countryCount).map { country in
             PlaceDescription.Storage(

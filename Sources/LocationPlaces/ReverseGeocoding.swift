@@ -31,22 +31,27 @@ extension PlacesDatabase {
     /// No allocation.
     public func reverseLookup(latitude: Double, longitude: Double) -> ReverseHit? {
         guard let longitude = Self.normalisedLongitude(latitude: latitude, longitude: longitude) else { return nil }
-        let cell = PlacesTables.gridCell(latitude: latitude, longitude: longitude)
-        let entry = cellEntries.entry(row: cell.row, column: cell.column)
-        if entry < CellEntries.seaFlag {
-            let place = nearestPlace(inCountry: Int(entry), latitude: latitude, longitude: longitude)
-            return ReverseHit(surface: .land, polygonCountry: Int(entry), place: place, water: nil)
-        }
-        if entry != CellEntries.general {
-            let water = WaterBody.allCases[Int(entry & ~CellEntries.seaFlag) / WaterBody.nauticalZones.count]
+        let (row, column) = PlacesTables.gridCell(latitude: latitude, longitude: longitude)
+        switch cellEntries.kind(row: row, column: column) {
+        case .land(let country):
+            let place = nearestPlace(inCountry: country, latitude: latitude, longitude: longitude)
+            return ReverseHit(surface: .land, polygonCountry: country, place: place, water: nil)
+        case .sea(let answer):
+            let water = WaterBody.allCases[answer / WaterBody.nauticalZones.count]
             return ReverseHit(surface: .sea, polygonCountry: nil, place: nil, water: water)
+        case .mixed(let cell):
+            let answer = tables.locate(latitude: latitude, longitude: longitude, inMixedCell: cell, row: row,
+                                       column: column, entries: cellEntries, geometry: cellGeometry)
+            return hit(answer, latitude: latitude, longitude: longitude)
+        case .general:
+            let answer = tables.locate(latitude: latitude, longitude: longitude, entries: cellEntries, geometry: cellGeometry)
+            return hit(answer, latitude: latitude, longitude: longitude)
         }
-        return polygonLookup(latitude: latitude, longitude: longitude)
     }
 
-    /// `reverseLookup` where the cell alone cannot answer: the polygons decide.
-    private func polygonLookup(latitude: Double, longitude: Double) -> ReverseHit {
-        switch tables.locate(latitude: latitude, longitude: longitude, boxes: lineBoxes) {
+    /// The polygons' answer as a `ReverseHit`, with the locality on land and the water at sea.
+    private func hit(_ answer: PolygonAnswer, latitude: Double, longitude: Double) -> ReverseHit {
+        switch answer {
         case .land(let country), .nearCoast(let country):
             let place = nearestPlace(inCountry: country, latitude: latitude, longitude: longitude)
             return ReverseHit(surface: .land, polygonCountry: country, place: place, water: nil)
@@ -75,20 +80,24 @@ extension PlacesDatabase {
 
     public func reverseGeocode(latitude: Double, longitude: Double) -> PlaceDescription? {
         guard let longitude = Self.normalisedLongitude(latitude: latitude, longitude: longitude) else { return nil }
-        let cell = PlacesTables.gridCell(latitude: latitude, longitude: longitude)
-        let entry = cellEntries.entry(row: cell.row, column: cell.column)
-        if entry < CellEntries.seaFlag {
+        let (row, column) = PlacesTables.gridCell(latitude: latitude, longitude: longitude)
+        let hit: ReverseHit
+        switch cellEntries.kind(row: row, column: column) {
+        case .land(let country):
             // Inside one country's polygons.
-            let country = Int(entry)
             let place = nearestPlace(inCountry: country, latitude: latitude, longitude: longitude)
             return landAnswer(country: country, place: place, latitude: latitude, longitude: longitude)
-        }
-        if entry != CellEntries.general {
+        case .sea(let answer):
             // Open sea, most of the Earth: a prebuilt answer, shared.
-            let strings = seaAnswers[Int(entry & ~CellEntries.seaFlag)]
-            return PlaceDescription(strings: strings, latitude: latitude, longitude: longitude, radius: 0)
+            return PlaceDescription(strings: seaAnswers[answer], latitude: latitude, longitude: longitude, radius: 0)
+        case .mixed(let cell):
+            let answer = tables.locate(latitude: latitude, longitude: longitude, inMixedCell: cell, row: row,
+                                       column: column, entries: cellEntries, geometry: cellGeometry)
+            hit = self.hit(answer, latitude: latitude, longitude: longitude)
+        case .general:
+            let answer = tables.locate(latitude: latitude, longitude: longitude, entries: cellEntries, geometry: cellGeometry)
+            hit = self.hit(answer, latitude: latitude, longitude: longitude)
         }
-        let hit = polygonLookup(latitude: latitude, longitude: longitude)
         if hit.surface == .land, let country = hit.polygonCountry {
             return landAnswer(country: country, place: hit.place, latitude: latitude, longitude: longitude)
         }
