@@ -4,8 +4,9 @@
 /// sea and whole-land cells are ~85% of the Earth, and this answers them with one load and no geometry.
 final class CellEntries: @unchecked Sendable {
     enum Kind {
-        /// Wholly inside one country's polygons.
-        case land(country: Int)
+        /// Wholly inside one country's polygons; `noPlaceInReach`: no place of that country lies within
+        /// `PlacesDatabase.localityRange` of any point of the cell (GRID's bit 16), so there is nothing to search.
+        case land(country: Int, noPlaceInReach: Bool)
         /// Open sea: the index of the answer in `PlacesDatabase.seaAnswers`.
         case sea(answer: Int)
         /// A mixed cell (index into `CELL`): the polygons decide.
@@ -14,11 +15,13 @@ final class CellEntries: @unchecked Sendable {
         case general
     }
 
-    // Encoding: below `landFlag` a mixed cell's index; `landFlag | country`; `seaFlag | answer`; `general`.
+    // Encoding: below `landFlag` a mixed cell's index; `landFlag | noPlaceInReach | country`;
+    // `seaFlag | answer`; `general`.
     static let landFlag: UInt16 = 0xC000
     static let seaFlag: UInt16 = 0xE000
     static let general: UInt16 = 0xFFFF
     private static let payload: UInt16 = 0x1FFF
+    private static let noPlaceInReach: UInt16 = 0x1000
 
     /// Written only in `init`, then read-only.
     private let entries: UnsafeMutablePointer<UInt16>
@@ -48,8 +51,9 @@ final class CellEntries: @unchecked Sendable {
                     if zones[column] >= 0, let water = memo.water(latitudes: latitudes, longitudes: longitudeSamples[column]) {
                         value = Self.seaFlag | UInt16(water * WaterBody.nauticalZones.count + zones[column])
                     }
-                case 1 where entry & 0xFFFF < UInt32(Self.payload):
+                case 1 where entry & 0xFFFF < UInt32(Self.noPlaceInReach):
                     value = Self.landFlag | UInt16(entry & 0xFFFF)
+                    if entry & PlacesTables.noPlaceInReachBit != 0 { value |= Self.noPlaceInReach }
                 case 2 where entry & 0x3FFF_FFFF < UInt32(Self.landFlag):
                     value = UInt16(entry & 0x3FFF_FFFF)
                 default:
@@ -69,7 +73,9 @@ final class CellEntries: @unchecked Sendable {
     @inline(__always) func kind(row: Int, column: Int) -> Kind {
         let entry = self.entry(row: row, column: column)
         if entry < Self.landFlag { return .mixed(cell: Int(entry)) }
-        if entry < Self.seaFlag { return .land(country: Int(entry & Self.payload)) }
+        if entry < Self.seaFlag {
+            return .land(country: Int(entry & (Self.noPlaceInReach - 1)), noPlaceInReach: entry & Self.noPlaceInReach != 0)
+        }
         return entry == Self.general ? .general : .sea(answer: Int(entry & Self.payload))
     }
 

@@ -92,7 +92,11 @@ enum PlacesFileValidator {
                 let entry = t.gridEntry(row: row, column: column)
                 switch entry >> 30 {
                 case 0: continue
-                case 1: try index(Int(entry & 0xFFFF), below: t.countryCount, "GRID[row \(row), column \(column)] country")
+                case 1:
+                    try index(Int(entry & 0xFFFF), below: t.countryCount, "GRID[row \(row), column \(column)] country")
+                    if entry & 0x3FFF_0000 & ~PlacesTables.noPlaceInReachBit != 0 {
+                        throw corrupt("GRID[row \(row), column \(column)] has unknown bits set")
+                    }
                 case 2: try index(Int(entry & 0x3FFF_FFFF), below: t.cellCount, "GRID[row \(row), column \(column)] cell")
                 default: throw corrupt("GRID[row \(row), column \(column)] has the unknown kind 3")
                 }

@@ -108,6 +108,10 @@ struct PlacesTables: @unchecked Sendable {
 
     // MARK: GRID (4 B), CELL (8 B), PART (12 B), LINE (8 B), PNTS (4 B)
 
+    /// Set on a whole-country GRID entry (kind 1) when no place of the country's k-d range lies within
+    /// 50 km (`PlacesDatabase.localityRange`) of any point of the cell.
+    static let noPlaceInReachBit: UInt32 = 1 << 16
+
     @inline(__always) func gridEntry(row: Int, column: Int) -> UInt32 {
         Self.u32(grid, (row * Self.gridColumns + column) * 4)
     }

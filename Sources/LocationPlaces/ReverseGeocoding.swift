@@ -33,8 +33,8 @@ extension PlacesDatabase {
         guard let longitude = Self.normalisedLongitude(latitude: latitude, longitude: longitude) else { return nil }
         let (row, column) = PlacesTables.gridCell(latitude: latitude, longitude: longitude)
         switch cellEntries.kind(row: row, column: column) {
-        case .land(let country):
-            let place = nearestPlace(inCountry: country, latitude: latitude, longitude: longitude)
+        case .land(let country, let noPlaceInReach):
+            let place = noPlaceInReach ? nil : nearestPlace(inCountry: country, latitude: latitude, longitude: longitude)
             return ReverseHit(surface: .land, polygonCountry: country, place: place, water: nil)
         case .sea(let answer):
             let water = WaterBody.allCases[answer / WaterBody.nauticalZones.count]
@@ -83,9 +83,9 @@ extension PlacesDatabase {
         let (row, column) = PlacesTables.gridCell(latitude: latitude, longitude: longitude)
         let hit: ReverseHit
         switch cellEntries.kind(row: row, column: column) {
-        case .land(let country):
+        case .land(let country, let noPlaceInReach):
             // Inside one country's polygons.
-            let place = nearestPlace(inCountry: country, latitude: latitude, longitude: longitude)
+            let place = noPlaceInReach ? nil : nearestPlace(inCountry: country, latitude: latitude, longitude: longitude)
             return landAnswer(country: country, place: place, latitude: latitude, longitude: longitude)
         case .sea(let answer):
             // Open sea, most of the Earth: a prebuilt answer, shared.

@@ -40,8 +40,9 @@ import Testing
                 switch (grid >> 30, kind) {
                 case (0, .sea), (0, .general):
                     break
-                case (1, .land(let country)):
+                case (1, .land(let country, let noPlaceInReach)):
                     #expect(country == Int(grid & 0xFFFF), "land cell \(row), \(column): \(country) for \(grid & 0xFFFF)")
+                    #expect(noPlaceInReach == (grid & PlacesTables.noPlaceInReachBit != 0))
                     land += 1
                 case (2, .mixed(let cell)):
                     #expect(cell == Int(grid & 0x3FFF_FFFF), "mixed cell \(row), \(column): \(cell)")
@@ -52,6 +53,36 @@ import Testing
             }
         }
         #expect(land > 10_000 && mixed > 10_000)
+    }
+
+    /// The generator marks whole-country cells with no place of the country within the locality range of
+    /// any of their points; the reader then answers them without searching, so the mark must be true.
+    @Test func cellsMarkedWithoutPlacesHaveNoneInReach() throws {
+        let database = try packageDatabase()
+        var generator = SeededGenerator(seed: 11)
+        var marked = 0, wrong: [String] = []
+        for row in 0..<PlacesTables.gridRows {
+            for column in 0..<PlacesTables.gridColumns {
+                guard case .land(let country, true) = database.cellEntries.kind(row: row, column: column) else { continue }
+                marked += 1
+                // The corners, and two random points.
+                let south = -90 + Double(row) * PlacesTables.cellDegrees, west = -180 + Double(column) * PlacesTables.cellDegrees
+                var points = [(south, west), (south + 0.4999999, west), (south, west + 0.4999999), (south + 0.4999999, west + 0.4999999)]
+                for _ in 0..<2 {
+                    points.append((south + Double.random(in: 0..<0.5, using: &generator), west + Double.random(in: 0..<0.5, using: &generator)))
+                }
+                for (latitude, longitude) in points {
+                    let target = PlacesTables.unitVector(latitude: latitude, longitude: longitude)
+                    let chord = Float(chordLength(metres: PlacesDatabase.localityRange))
+                    if let place = database.tables.nearestPlace(inCountry: country, to: target, maxChord: chord, vectors: database.placeVectors) {
+                        wrong.append("(\(latitude), \(longitude)) has place \(place) in reach")
+                    }
+                }
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong.count) points of marked cells: \(wrong.prefix(5))")
+        // Deserts, ice and tundra: tens of thousands of cells.
+        #expect(marked > 20_000, "only \(marked) marked cells")
     }
 
     /// Edges that fall on a cell's west or south edge split it (a point on the edge answers differently

@@ -35,6 +35,8 @@ SUB = 4  # sub-cells per side of a mixed cell (PART's inside mask, CELL's far ma
 COLS, ROWS = 720, 360
 TERRITORIAL_M = 22224.0
 METRES_PER_DEGREE = 111320.0
+LOCALITY_M = 50000.0  # the reader's PlacesDatabase.localityRange
+EARTH_RADIUS_M = 6371008.8  # the reader's PlacesGeometry.earthRadius
 NONE16, NONE32 = 0xFFFF, 0xFFFFFFFF
 
 
@@ -312,6 +314,8 @@ def main():
     nidx = b"".join(struct.pack("<II", strings.ref_bytes(key), k) for key, k in keys)
 
     grid, cell, part, line, pnts, stats = build_grid(parts, part_code, country_index)
+    grid, stats["country cells with no place in reach"] = mark_far_from_places(
+        grid, codes, {code: members_of[code] if code in polygon_codes else [] for code in codes}, xyz)
     print("grid:", stats)
 
     meta = json.dumps({
@@ -425,6 +429,52 @@ def build_grid(parts, part_code, country_index):
     stats["parts"], stats["lines"], stats["points"] = len(part), len(line), point_count
     return (np.array(grid, dtype="<u4").tobytes(), b"".join(cell), b"".join(part), b"".join(line),
             b"".join(pnts), dict(stats))
+
+
+def mark_far_from_places(grid, codes, members_of, xyz):
+    """Sets bit 16 of each whole-country cell (kind 1) no point of which has a place of that country's k-d
+    range within LOCALITY_M: the reader answers such a cell with the country alone, without a search.
+    Conservative: the nearest place to the cell's centre, less the farthest the cell reaches from its centre
+    (sampled along its edges, plus the chord of the gap between samples), must clear the range by a margin
+    far above float32 rounding."""
+    grid = np.frombuffer(grid, dtype="<u4").copy()
+    kind, country = grid >> 30, grid & 0xFFFF
+    limit = chord(LOCALITY_M) + chord(100.0)
+    flagged = 0
+    for index, code in enumerate(codes):
+        cells = np.nonzero((kind == 1) & (country == index))[0]
+        if len(cells) == 0:
+            continue
+        south, west = -90 + (cells // COLS) * CELL, -180 + (cells % COLS) * CELL
+        centres = unit_vectors(south + CELL / 2, west + CELL / 2)
+        steps = np.linspace(0, CELL, 9)
+        reach = np.zeros(len(cells))
+        for edge_lat, edge_lon in [(np.zeros(9), steps), (np.full(9, CELL), steps),
+                                   (steps, np.zeros(9)), (steps, np.full(9, CELL))]:
+            for k in range(9):
+                sample = unit_vectors(south + edge_lat[k], west + edge_lon[k])
+                reach = np.maximum(reach, np.linalg.norm(sample - centres, axis=1))
+        reach += chord(CELL / 16 * METRES_PER_DEGREE)
+        places = xyz[members_of[code]] if members_of[code] else np.zeros((0, 3))
+        far = np.ones(len(cells), dtype=bool)
+        for first in range(0, len(cells), 256):
+            batch = slice(first, first + 256)
+            for start in range(0, len(places), 2048):
+                block = places[start:start + 2048]
+                nearest = np.min(np.linalg.norm(centres[batch, None, :] - block[None, :, :], axis=2), axis=1)
+                far[batch] &= nearest - reach[batch] > limit
+        grid[cells[far]] |= 1 << 16
+        flagged += int(far.sum())
+    return grid.astype("<u4").tobytes(), flagged
+
+
+def unit_vectors(lat, lon):
+    phi, lam = np.radians(lat), np.radians(lon)
+    return np.stack([np.cos(phi) * np.cos(lam), np.cos(phi) * np.sin(lam), np.sin(phi)], axis=1)
+
+
+def chord(metres):
+    return 2 * math.sin(metres / (2 * EARTH_RADIUS_M))
 
 
 def sub_cell_facts(indexes, parts, part_code, tree, rings):
