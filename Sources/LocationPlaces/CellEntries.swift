@@ -66,7 +66,7 @@ final class CellEntries: @unchecked Sendable {
 
     deinit { entries.deallocate() }
 
-    @inline(__always) func entry(row: Int, column: Int) -> UInt16 {
+    @inline(__always) private func entry(row: Int, column: Int) -> UInt16 {
         entries[row * PlacesTables.gridColumns + column]
     }
 
@@ -79,10 +79,14 @@ final class CellEntries: @unchecked Sendable {
         return entry == Self.general ? .general : .sea(answer: Int(entry & Self.payload))
     }
 
+    /// The index in `PlacesDatabase.seaAnswers` of the answer for `water` at `longitude`.
+    static func seaAnswerIndex(water: WaterBody, longitude: Double) -> Int {
+        water.ordinal * WaterBody.nauticalZones.count + WaterBody.nauticalZoneIndex(longitude: longitude)
+    }
+
     /// The index of a point's answer in `PlacesDatabase.seaAnswers`.
     static func seaAnswerIndex(latitude: Double, longitude: Double) -> Int {
-        WaterBody.at(latitude: latitude, longitude: longitude).ordinal * WaterBody.nauticalZones.count
-            + WaterBody.nauticalZoneIndex(longitude: longitude)
+        seaAnswerIndex(water: WaterBody.at(latitude: latitude, longitude: longitude), longitude: longitude)
     }
 
     /// One coordinate from each stretch of `[start, start + 0.5)` on which no rule can change its answer:

@@ -21,17 +21,13 @@ final class CellGeometry: @unchecked Sendable {
 
     init(_ tables: PlacesTables) {
         headers = .allocate(capacity: tables.cellCount + 1)
+        // `PlacesFileValidator` has checked that the words fit `maximumWords`, so the counts below neither
+        // overflow a UInt32 offset nor allocate without bound.
         var total = 0
         for cell in 0..<tables.cellCount {
             headers[cell] = (UInt32(total), tables.cellFarMask(cell), UInt16(tables.cellPartCount(cell)))
-            total += Self.partHeaderWords * tables.cellPartCount(cell)
-            Self.forEachPart(of: cell, tables) { part in
-                Self.forEachChunk(of: part, tables) { first, end in
-                    total += Self.chunkHeaderWords + 2 * (end - first)
-                }
-            }
+            total += Self.words(ofCell: cell, tables)
         }
-        // The validator bounds PNTS by the file's size, so a UInt32 word offset cannot overflow.
         headers[tables.cellCount] = (UInt32(total), 0, 0)
         words = .allocate(capacity: Swift.max(1, total))
         for cell in 0..<tables.cellCount {
@@ -63,6 +59,33 @@ final class CellGeometry: @unchecked Sendable {
     deinit {
         words.deallocate()
         headers.deallocate()
+    }
+
+    /// The words cell `cell` takes: part headers, and per line `chunkHeaderWords` a chunk and 2 a point
+    /// (neighbouring chunks repeat their shared point).
+    static func words(ofCell cell: Int, _ tables: PlacesTables) -> Int {
+        var words = partHeaderWords * tables.cellPartCount(cell)
+        forEachPart(of: cell, tables) { part in
+            let firstLine = tables.partFirstLine(part)
+            for line in firstLine..<(firstLine + tables.partLineCount(part)) {
+                words += Self.words(ofLineWith: tables.linePointCount(line))
+            }
+        }
+        return words
+    }
+
+    /// The words of a line of `points` points (at least 9).
+    static func words(ofLineWith points: Int) -> Int {
+        let chunks = Swift.max(1, (points - 1 + chunkSegments - 1) / chunkSegments)
+        return chunkHeaderWords * chunks + 2 * (points + chunks - 1)
+    }
+
+    /// The most words a file may need: ~3 a point when, as the generator writes them, every line belongs to
+    /// one part of one cell. The format allows parts and lines shared between cells, which could multiply
+    /// the copy without bound; the validator refuses such a file.
+    static func maximumWords(_ tables: PlacesTables) -> Int {
+        Swift.min(Int(UInt32.max), 3 * tables.pointCount + (chunkHeaderWords + 2) * tables.lineCount
+            + partHeaderWords * tables.partCount)
     }
 
     @inline(__always)

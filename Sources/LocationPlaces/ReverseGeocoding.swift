@@ -101,8 +101,8 @@ extension PlacesDatabase {
         if hit.surface == .land, let country = hit.polygonCountry {
             return landAnswer(country: country, place: hit.place, latitude: latitude, longitude: longitude)
         }
-        if hit.surface == .sea {
-            let strings = seaAnswers[CellEntries.seaAnswerIndex(latitude: latitude, longitude: longitude)]
+        if hit.surface == .sea, let water = hit.water {
+            let strings = seaAnswers[CellEntries.seaAnswerIndex(water: water, longitude: longitude)]
             return PlaceDescription(strings: strings, latitude: latitude, longitude: longitude, radius: 0)
         }
         let country = hit.polygonCountry

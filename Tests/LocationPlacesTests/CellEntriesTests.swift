@@ -85,6 +85,13 @@ import Testing
         #expect(marked > 20_000, "only \(marked) marked cells")
     }
 
+    /// `seaAnswers` is built in `allCases` order and indexed by `ordinal`.
+    @Test func ordinalsAreAllCasesPositions() {
+        for (position, water) in WaterBody.allCases.enumerated() {
+            #expect(water.ordinal == position, "\(water)")
+        }
+    }
+
     /// Edges that fall on a cell's west or south edge split it (a point on the edge answers differently
     /// from its neighbours), and the samples say so.
     @Test func samplesSplitACellAtAnEdgeOnItsBoundary() {

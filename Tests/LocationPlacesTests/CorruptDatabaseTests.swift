@@ -181,6 +181,24 @@ import Testing
         try expectCorrupt(builder.bytes(), mentioning: ["unknown kind 3"])
     }
 
+    @Test func unknownBitsInACountryCellAreCorrupt() throws {
+        var builder = PlacesFileBuilder.minimal()
+        builder.patch("GRID", at: 0, le32((1 << 30) | (1 << 16)))  // "no place in reach": known
+        #expect(try openError(builder.bytes()) == nil)
+        builder.patch("GRID", at: 0, le32((1 << 30) | (1 << 17)))
+        try expectCorrupt(builder.bytes(), mentioning: ["GRID[row 0, column 0]", "unknown bits"])
+    }
+
+    /// The format lets cells share parts and parts share lines; the reader copies each cell's boundaries,
+    /// so sharing could multiply memory without bound. A file whose copy would exceed what it holds is
+    /// refused at open, before anything is allocated.
+    @Test func cellsSharingBoundariesBeyondTheFileAreCorrupt() throws {
+        var builder = PlacesFileBuilder.minimal()
+        let cell = le32(0) + le16(1) + le16(0)
+        builder.replace("CELL", with: cell + cell + cell)
+        try expectCorrupt(builder.bytes(), mentioning: ["share parts or lines"])
+    }
+
     @Test func randomGarbageIsCorrupt() throws {
         var generator = SeededGenerator(seed: 7)
         for length in [1, 15, 16, 17, 100, 4096, 70_000] {
