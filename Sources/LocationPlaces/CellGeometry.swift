@@ -1,5 +1,5 @@
 /// Each mixed cell's boundaries in one contiguous run of 16-bit words, built at open from `CELL`, `PART`,
-/// `LINE` and `PNTS` (~4 MB, a millisecond or two). In the file a query walks five tables at random
+/// `LINE` and `PNTS` (~4 MB, a few milliseconds). In the file a query walks five tables at random
 /// (part, line, chunk, box, points), a cache miss each; here a cell is a few neighbouring cache lines
 /// read front to back.
 ///
