@@ -40,7 +40,7 @@ func chordLength(metres: Double) -> Double {
 
 private struct NearestSearch {
     static let leafSize = 16
-    /// `w` is 0, and so is the `w` difference that counts: see `squaredDistance`.
+    /// `w` is 0; `squaredDistance` leaves out the `w` lane, which in `PlaceVectors` is the split axis.
     let target: SIMD4<Float>
     var bestSquared: Float
     var best: Int?
@@ -52,8 +52,8 @@ private struct NearestSearch {
 
     /// Depth is log2 of a country's place count (≤ 18), so recursion is cheap and allocation-free.
     mutating func visit(_ vectors: PlaceVectors, _ lo: Int, _ hi: Int) {
-        // A small subtree is contiguous in the file: scanning it beats descending it (no branches
-        // mispredicted, the same two cache lines either way).
+        // A small subtree is contiguous in `PlaceVectors`: scanning it beats descending it (no branches
+        // mispredicted, the same four cache lines either way).
         if hi - lo <= Self.leafSize {
             for index in lo..<hi {
                 let squared = Self.squaredDistance(target, vectors[index])
