@@ -102,21 +102,23 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // A seeded generator (SplitMix64) shared by the tests and the benchmarks.
+        .target(name: "SeededRandom"),
         // epoll and eventfd for the benchmark's client (Glibc's Swift module leaves them out).
         .target(name: "CLinuxEpoll"),
         .executableTarget(name: "corelocation-bench", dependencies: [
-            "CLinuxEpoll", "LocationGeodesy", "LocationNMEA", "LocationCore", "LocationEngine", "LocationService", "LocationWire",
-            "LocationPlaces",
+            "CLinuxEpoll", "SeededRandom", "LocationGeodesy", "LocationNMEA", "LocationCore", "LocationEngine",
+            "LocationService", "LocationWire", "LocationPlaces",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         // A minimal iOS-style app (delegate + main run loop), used by the end-to-end tests.
         .executableTarget(name: "corelocation-example", dependencies: ["CoreLocation"]),
 
-        .testTarget(name: "LocationGeodesyTests", dependencies: ["LocationGeodesy"],
+        .testTarget(name: "LocationGeodesyTests", dependencies: ["LocationGeodesy", "SeededRandom"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "LocationNMEATests", dependencies: ["LocationNMEA"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "LocationSourcesTests", dependencies: ["LocationSources", "LocationCore", "LocationGeodesy"],
+        .testTarget(name: "LocationNMEATests", dependencies: ["LocationNMEA", "SeededRandom"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "LocationSourcesTests", dependencies: ["LocationSources", "LocationCore", "LocationGeodesy", "SeededRandom"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "LocationEngineTests", dependencies: ["LocationEngine", "LocationSources", "LocationCore"]),
         .testTarget(name: "LocationPolicyTests", dependencies: [
@@ -124,7 +126,7 @@ let package = Package(
             // To craft corrupt, foreign and future store files.
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
-        .testTarget(name: "LocationPlacesTests", dependencies: ["LocationPlaces"]),
+        .testTarget(name: "LocationPlacesTests", dependencies: ["LocationPlaces", "SeededRandom"]),
         .testTarget(name: "LocationPersistenceTests", dependencies: ["LocationPersistence", "LocationCore"]),
         .testTarget(name: "LocationWireTests", dependencies: [
             "LocationWire", "LocationCore", "LocationEngine", "LocationPolicy", "LocationService",

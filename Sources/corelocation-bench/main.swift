@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import LocationGeodesy
+import SeededRandom
 
 // Times Geodesic.inverse over a fixed set of pseudo-random global pairs.
 // scripts/bench-distance.sh runs this beside a C++ program doing the same with

@@ -1,5 +1,6 @@
 import Testing
 import LocationGeodesy
+import SeededRandom
 
 /// Direct problem: from point 1 along GeographicLib's azimuth for GeographicLib's
 /// distance we must arrive at point 2.
@@ -26,7 +27,7 @@ import LocationGeodesy
     /// inverse → direct → same point, and direct → inverse → same distance, for
     /// lines short enough to be shortest paths.
     @Test func roundTrips() {
-        var rng = TestRandom(seed: 7)
+        var rng = SplitMix64(seed: 7)
         for _ in 0..<2000 {
             let lat = rng.uniform(-90, 90), lon = rng.uniform(-180, 180)
             let azi = rng.uniform(-180, 180), s = rng.uniform(0, 1.5e7)
@@ -90,21 +91,5 @@ import LocationGeodesy
         let r = g.direct(latitude: lat, longitude: lon, azimuth: azi, distance: s)
         #expect(r.latitude.isNaN || r.longitude.isNaN)
         #expect(r.longitude.isNaN)
-    }
-}
-
-/// SplitMix64, so the tests' random points are the same on every run.
-struct TestRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func uniform(_ lo: Double, _ hi: Double) -> Double {
-        lo + (hi - lo) * Double(next() >> 11) * 0x1p-53
     }
 }

@@ -1,5 +1,6 @@
 import LocationNMEA
 import Testing
+import SeededRandom
 
 /// The statistics counter a damaged input must land in.
 enum Counter: String, Sendable, CustomTestStringConvertible {
@@ -191,18 +192,5 @@ private func rmc(replacing index: Int, with value: String) -> String {
 extension String {
     func replacingOccurrences(_ target: String, _ replacement: String) -> String {
         split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
-    }
-}
-
-/// SplitMix64: a small seeded generator, so "random" tests are the same on every run.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

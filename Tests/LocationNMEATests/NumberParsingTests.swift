@@ -1,5 +1,6 @@
 import LocationNMEA
 import Testing
+import SeededRandom
 
 /// Hand-written number parsing agrees with Swift's own to the last bit.
 @Suite struct NumberParsingTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import LocationPlaces
+import SeededRandom
 
 /// `CellEntries` answers open-sea cells without the water rules, and whole-land cells without GRID: its
 /// answers must be the rules' and GRID's own.
@@ -59,7 +60,7 @@ import Testing
     /// any of their points; the reader then answers them without searching, so the mark must be true.
     @Test func cellsMarkedWithoutPlacesHaveNoneInReach() throws {
         let database = try packageDatabase()
-        var generator = SeededGenerator(seed: 11)
+        var generator = SplitMix64(seed: 11)
         var marked = 0, wrong: [String] = []
         for row in 0..<PlacesTables.gridRows {
             for column in 0..<PlacesTables.gridColumns {

@@ -1,12 +1,13 @@
 import Dispatch
 import Testing
 @testable import LocationPlaces
+import SeededRandom
 
 /// One database serves every thread: answers from many threads at once equal the serial ones.
 @Suite struct ConcurrentQueryTests {
     @Test func concurrentReverseGeocodingMatchesSerial() throws {
         let database = try packageDatabase()
-        var generator = SeededGenerator(seed: 99)
+        var generator = SplitMix64(seed: 99)
         let points = (0..<4_000).map { _ in randomPoint(&generator) }
         let serial = points.map { database.reverseGeocode(latitude: $0.latitude, longitude: $0.longitude) }
         let chunks = 8

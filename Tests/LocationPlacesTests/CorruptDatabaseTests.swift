@@ -1,5 +1,6 @@
 import Testing
 @testable import LocationPlaces
+import SeededRandom
 
 /// Files that are not valid places databases give `.corrupt`/`.unsupportedVersion` with a precise reason,
 /// never a crash; the crafted files come from `PlacesFileBuilder`.
@@ -200,7 +201,7 @@ import Testing
     }
 
     @Test func randomGarbageIsCorrupt() throws {
-        var generator = SeededGenerator(seed: 7)
+        var generator = SplitMix64(seed: 7)
         for length in [1, 15, 16, 17, 100, 4096, 70_000] {
             var bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
             #expect(try openError(bytes) != nil)
@@ -226,7 +227,7 @@ import Testing
         let interesting = Array(0..<grid) + Array((grid + 720 * 360 * 4)..<bytes.count)
         let directory = try TemporaryDirectory()
         defer { directory.cleanUp() }
-        var generator = SeededGenerator(seed: 11)
+        var generator = SplitMix64(seed: 11)
         for trial in 0..<300 {
             var broken = bytes
             for _ in 0..<3 {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LocationPlaces
+import SeededRandom
 
 /// The package's database (`Resources/places.bin`, found the way `PlacesDatabase.shared` finds it). A
 /// missing or broken database fails the test that asks for it, loudly, with the reason.
@@ -14,21 +15,8 @@ func packageDatabase() throws -> PlacesDatabase {
     }
 }
 
-/// A seeded generator (SplitMix64), so random-point tests are repeatable.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// A point uniform on the sphere.
-func randomPoint(_ generator: inout SeededGenerator) -> (latitude: Double, longitude: Double) {
+func randomPoint(_ generator: inout SplitMix64) -> (latitude: Double, longitude: Double) {
     let z = Double.random(in: -1...1, using: &generator)
     return (asin(z) * 180 / .pi, Double.random(in: -180..<180, using: &generator))
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LocationSources
+import SeededRandom
 
 @Suite struct GPXParserTests {
     @Test func readsARecordedTrack() throws {
@@ -213,18 +214,5 @@ struct BadGPX: Sendable, CustomTestStringConvertible {
         }
         #expect(outcomes.refused > 30)
         #expect(outcomes.parsed + outcomes.refused == 150 + (original.count + 996) / 997)
-    }
-}
-
-/// A tiny deterministic generator for the damage test.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
