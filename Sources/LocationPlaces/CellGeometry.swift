@@ -26,7 +26,7 @@ final class CellGeometry: @unchecked Sendable {
         var total = 0
         for cell in 0..<tables.cellCount {
             headers[cell] = (UInt32(total), tables.cellFarMask(cell), UInt16(tables.cellPartCount(cell)))
-            total += Self.words(ofCell: cell, tables)
+            total += Self.words(ofCell: cell, tables)!
         }
         headers[tables.cellCount] = (UInt32(total), 0, 0)
         words = .allocate(capacity: Swift.max(1, total))
@@ -62,13 +62,18 @@ final class CellGeometry: @unchecked Sendable {
     }
 
     /// The words cell `cell` takes: part headers, and per line `chunkHeaderWords` a chunk and 2 a point
-    /// (neighbouring chunks repeat their shared point).
-    static func words(ofCell cell: Int, _ tables: PlacesTables) -> Int {
-        var words = partHeaderWords * tables.cellPartCount(cell)
-        forEachPart(of: cell, tables) { part in
+    /// (neighbouring chunks repeat their shared point); `nil` as soon as they are more than `limit`, so a
+    /// file whose cells share parts or lines is counted no further than its limit (`PlacesFileValidator`).
+    static func words(ofCell cell: Int, _ tables: PlacesTables, limit: Int = .max) -> Int? {
+        var words = 0
+        let firstPart = tables.cellFirstPart(cell)
+        for part in firstPart..<(firstPart + tables.cellPartCount(cell)) {
+            words += partHeaderWords
+            guard words <= limit else { return nil }
             let firstLine = tables.partFirstLine(part)
             for line in firstLine..<(firstLine + tables.partLineCount(part)) {
                 words += Self.words(ofLineWith: tables.linePointCount(line))
+                guard words <= limit else { return nil }
             }
         }
         return words

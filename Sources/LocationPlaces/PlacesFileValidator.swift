@@ -115,23 +115,15 @@ enum PlacesFileValidator {
             }
             try range(t.lineFirstPoint(l), t.linePointCount(l), within: t.pointCount, "LINE[\(l)] points")
         }
-        // What CellGeometry will copy (`CellGeometry.words(ofCell:)`), counted line by line and given up on
-        // as soon as it is more than the file holds: every line adds at least 9 words, so this stops soon.
+        // What CellGeometry will copy, given up on as soon as it is more than the file holds: every part
+        // and line adds words, so the count stops soon however the file shares them.
         let maximumWords = CellGeometry.maximumWords(t)
         var words = 0
-        func add(_ more: Int, cell c: Int) throws(PlacesDatabaseError) {
-            words += more
-            guard words <= maximumWords else {
+        for c in 0..<t.cellCount {
+            guard let cellWords = CellGeometry.words(ofCell: c, t, limit: maximumWords - words) else {
                 throw corrupt("CELL[\(c)] and the cells before it share parts or lines: their boundaries add up to more than the file holds")
             }
-        }
-        for c in 0..<t.cellCount {
-            for p in t.cellFirstPart(c)..<(t.cellFirstPart(c) + t.cellPartCount(c)) {
-                try add(CellGeometry.partHeaderWords, cell: c)
-                for l in t.partFirstLine(p)..<(t.partFirstLine(p) + t.partLineCount(p)) {
-                    try add(CellGeometry.words(ofLineWith: t.linePointCount(l)), cell: c)
-                }
-            }
+            words += cellWords
         }
     }
 }
