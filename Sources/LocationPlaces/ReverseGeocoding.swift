@@ -40,13 +40,22 @@ extension PlacesDatabase {
             let water = WaterBody.allCases[answer / WaterBody.nauticalZones.count]
             return ReverseHit(surface: .sea, polygonCountry: nil, place: nil, water: water)
         case .mixed(let cell):
-            let answer = tables.locate(latitude: latitude, longitude: longitude, inMixedCell: cell, row: row,
-                                       column: column, entries: cellEntries, geometry: cellGeometry)
-            return hit(answer, latitude: latitude, longitude: longitude)
+            return polygonHit(mixedCell: cell, row: row, column: column, latitude: latitude, longitude: longitude)
         case .general:
-            let answer = tables.locate(latitude: latitude, longitude: longitude, entries: cellEntries, geometry: cellGeometry)
-            return hit(answer, latitude: latitude, longitude: longitude)
+            return polygonHit(mixedCell: nil, row: row, column: column, latitude: latitude, longitude: longitude)
         }
+    }
+
+    /// The hit where the cell alone cannot answer: the polygons of mixed cell `cell`, or, for a cell
+    /// `CellEntries` leaves to GRID, whatever GRID says.
+    private func polygonHit(mixedCell cell: Int?, row: Int, column: Int, latitude: Double, longitude: Double) -> ReverseHit {
+        let answer = if let cell {
+            tables.locate(latitude: latitude, longitude: longitude, inMixedCell: cell, row: row, column: column,
+                          entries: cellEntries, geometry: cellGeometry)
+        } else {
+            tables.locate(latitude: latitude, longitude: longitude, entries: cellEntries, geometry: cellGeometry)
+        }
+        return hit(answer, latitude: latitude, longitude: longitude)
     }
 
     /// The polygons' answer as a `ReverseHit`, with the locality on land and the water at sea.
@@ -91,12 +100,9 @@ extension PlacesDatabase {
             // Open sea, most of the Earth: a prebuilt answer, shared.
             return PlaceDescription(strings: seaAnswers[answer], latitude: latitude, longitude: longitude, radius: 0)
         case .mixed(let cell):
-            let answer = tables.locate(latitude: latitude, longitude: longitude, inMixedCell: cell, row: row,
-                                       column: column, entries: cellEntries, geometry: cellGeometry)
-            hit = self.hit(answer, latitude: latitude, longitude: longitude)
+            hit = polygonHit(mixedCell: cell, row: row, column: column, latitude: latitude, longitude: longitude)
         case .general:
-            let answer = tables.locate(latitude: latitude, longitude: longitude, entries: cellEntries, geometry: cellGeometry)
-            hit = self.hit(answer, latitude: latitude, longitude: longitude)
+            hit = polygonHit(mixedCell: nil, row: row, column: column, latitude: latitude, longitude: longitude)
         }
         if hit.surface == .land, let country = hit.polygonCountry {
             return landAnswer(country: country, place: hit.place, latitude: latitude, longitude: longitude)
