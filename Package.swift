@@ -25,51 +25,54 @@ let package = Package(
         .target(name: "LocationGeodesy"),
         // NMEA 0183 decoding: bytes in, epochs out. No Foundation, no dependencies (fast, fuzzable).
         .target(name: "LocationNMEA"),
-        // Shared primitives: the raw fix, the engine loop (real and virtual time).
+        // What every layer shares: samples, requests, stream and service events, authorization values,
+        // the connection and provider protocols. No dependencies: the wire and the API build on it alone.
+        .target(name: "LocationProtocol"),
+        // Time: the engine loop (real and virtual), and small shared helpers.
         .target(name: "LocationCore", dependencies: [
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Layer 1: sources of raw samples (fixed point, GPX, simulated routes).
         .target(name: "LocationSources", dependencies: [
-            "LocationCore", "LocationGeodesy", "LocationNMEA",
+            "LocationProtocol", "LocationCore", "LocationGeodesy", "LocationNMEA",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Layer 2: the per-device engine (demand, filters, pausing, single requests).
         .target(name: "LocationEngine", dependencies: [
-            "LocationCore", "LocationSources", "LocationGeodesy",
+            "LocationProtocol", "LocationCore", "LocationSources", "LocationGeodesy",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Layer 3: per-app policy (identity, authorization store, prompts, approximate location).
         .target(name: "LocationPolicy", dependencies: [
-            "LocationCore",
+            "LocationProtocol", "LocationCore",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Location data at rest: AES-GCM sealed files (last known location, queued events).
         .target(name: "LocationPersistence", dependencies: [
-            "LocationCore",
+            "LocationProtocol", "LocationCore",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Layer 4: the service and its transports (in-process today; locationd's socket later).
         .target(name: "LocationService", dependencies: [
-            "LocationCore", "LocationSources", "LocationEngine", "LocationPolicy",
+            "LocationProtocol", "LocationCore", "LocationSources", "LocationEngine", "LocationPolicy",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Layer 4: the bytes on locationd's socket (framing, messages, binary fixes). Both ends use it.
         .target(name: "LocationWire", dependencies: [
-            "LocationCore", "LocationEngine", "LocationPolicy", "LocationService",
+            "LocationProtocol",
             .product(name: "NIOCore", package: "swift-nio"),
         ]),
         // Layer 4: the client end of locationd's socket (apps, locationctl).
-        .target(name: "LocationDaemonClient", dependencies: [
+        .target(name: "LocationDaemonClient", dependencies: ["LocationProtocol", 
             "LocationCore", "LocationEngine", "LocationPolicy", "LocationService", "LocationWire",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Layer 4: the daemon: socket server, peer identity, per-user services, agents, settings.
-        .target(name: "LocationDaemon", dependencies: [
+        .target(name: "LocationDaemon", dependencies: ["LocationProtocol", 
             "LocationCore", "LocationSources", "LocationEngine", "LocationPolicy", "LocationService",
             "LocationWire", "LocationPersistence",
             .product(name: "NIOCore", package: "swift-nio"),
@@ -88,15 +91,15 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Resources/places.bin")]),
         // Layer 5: Apple's API.
-        .target(name: "CoreLocation", dependencies: [
+        .target(name: "CoreLocation", dependencies: ["LocationEngine", "LocationProtocol", 
             "LocationCore", "LocationGeodesy", "LocationService", "LocationPolicy", "LocationSources",
             "LocationDaemonClient", "LocationPlaces",
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .target(name: "CoreLocationTesting", dependencies: [
+        .target(name: "CoreLocationTesting", dependencies: ["LocationProtocol", 
             "CoreLocation", "LocationCore", "LocationService", "LocationPolicy", "LocationSources", "LocationEngine",
         ]),
-        .executableTarget(name: "locationctl", dependencies: [
+        .executableTarget(name: "locationctl", dependencies: ["LocationGeodesy", "LocationProtocol", 
             "LocationCore", "LocationSources", "LocationNMEA", "LocationEngine", "LocationPolicy", "LocationService",
             "LocationDaemonClient", "LocationPlaces",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -106,7 +109,7 @@ let package = Package(
         .target(name: "SeededRandom"),
         // epoll and eventfd for the benchmark's client (Glibc's Swift module leaves them out).
         .target(name: "CLinuxEpoll"),
-        .executableTarget(name: "corelocation-bench", dependencies: [
+        .executableTarget(name: "corelocation-bench", dependencies: ["LocationProtocol", 
             "CLinuxEpoll", "SeededRandom", "LocationGeodesy", "LocationNMEA", "LocationCore", "LocationEngine",
             "LocationService", "LocationWire", "LocationPlaces",
             .product(name: "NIOCore", package: "swift-nio"),
@@ -118,36 +121,36 @@ let package = Package(
         .testTarget(name: "LocationGeodesyTests", dependencies: ["LocationGeodesy", "SeededRandom"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "LocationNMEATests", dependencies: ["LocationNMEA", "SeededRandom"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "LocationSourcesTests", dependencies: ["LocationSources", "LocationCore", "LocationGeodesy", "SeededRandom"],
+        .testTarget(name: "LocationSourcesTests", dependencies: ["LocationProtocol", "LocationSources", "LocationCore", "LocationGeodesy", "SeededRandom"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "LocationEngineTests", dependencies: ["LocationEngine", "LocationSources", "LocationCore"]),
-        .testTarget(name: "LocationPolicyTests", dependencies: [
+        .testTarget(name: "LocationEngineTests", dependencies: ["LocationGeodesy", "LocationProtocol", "LocationEngine", "LocationSources", "LocationCore"]),
+        .testTarget(name: "LocationPolicyTests", dependencies: ["LocationProtocol", 
             "LocationPolicy", "LocationCore", .product(name: "Logging", package: "swift-log"),
             // To craft corrupt, foreign and future store files.
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .testTarget(name: "LocationPlacesTests", dependencies: ["LocationPlaces", "SeededRandom"]),
-        .testTarget(name: "LocationPersistenceTests", dependencies: ["LocationPersistence", "LocationCore"]),
-        .testTarget(name: "LocationWireTests", dependencies: [
+        .testTarget(name: "LocationPersistenceTests", dependencies: ["LocationProtocol", "LocationPersistence", "LocationCore"]),
+        .testTarget(name: "LocationWireTests", dependencies: ["LocationProtocol", 
             "LocationWire", "LocationCore", "LocationEngine", "LocationPolicy", "LocationService",
             .product(name: "NIOCore", package: "swift-nio"),
         ]),
-        .testTarget(name: "LocationDaemonTests", dependencies: [
+        .testTarget(name: "LocationDaemonTests", dependencies: ["LocationProtocol", 
             "LocationDaemon", "LocationDaemonClient", "LocationWire", "LocationCore", "LocationEngine",
             "LocationPolicy", "LocationService", "LocationSources", "LocationPersistence",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
-        .testTarget(name: "LocationDaemonClientTests", dependencies: [
+        .testTarget(name: "LocationDaemonClientTests", dependencies: ["LocationProtocol", 
             "LocationDaemonClient", "LocationWire", "LocationCore", "LocationEngine", "LocationPolicy", "LocationService",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
-        .testTarget(name: "CoreLocationTests", dependencies: [
+        .testTarget(name: "CoreLocationTests", dependencies: ["LocationProtocol", 
             "CoreLocation", "CoreLocationTesting", "LocationCore", "LocationEngine", "LocationPolicy",
             "LocationService", "LocationSources", "LocationPlaces",
         ]),
-        .testTarget(name: "locationctlTests", dependencies: [
+        .testTarget(name: "locationctlTests", dependencies: ["LocationGeodesy", "LocationProtocol", 
             "locationctl", "locationd", "corelocation-example", "CoreLocation", "LocationCore", "LocationEngine",
             "LocationPolicy", "LocationService", "LocationSources", "LocationPersistence", "LocationDaemonClient",
             "LocationPlaces",

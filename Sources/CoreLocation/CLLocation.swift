@@ -1,5 +1,6 @@
 import LocationCore
 import LocationGeodesy
+import LocationProtocol
 
 /// A position with its accuracy, altitude, speed, course and time of measurement.
 ///

@@ -2,6 +2,7 @@ import Foundation
 import LocationCore
 import LocationEngine
 import LocationPolicy
+import LocationProtocol
 import LocationService
 import Logging
 
@@ -61,7 +62,8 @@ open class CLLocationManager: NSObject {
     private let system: LocationSystem
     private let context: CallbackContext
     private var connection: (any ClientConnection)?
-    private var authorization: EffectiveAuthorization
+    private var translator: ServiceEventTranslator
+    private var authorization: EffectiveAuthorization { translator.authorization }
     private var initialAuthorizationPending = true
     private var standard: (stream: StreamID, paused: Bool)?
     private var single: StreamID?
@@ -71,7 +73,7 @@ open class CLLocationManager: NSObject {
     public override init() {
         system = LocationSystem.current
         context = CallbackContext.current()
-        authorization = .notDetermined
+        translator = ServiceEventTranslator(authorization: .notDetermined)
         super.init()
         let weakSelf = WeakManager(self)
         let context = self.context
@@ -79,7 +81,7 @@ open class CLLocationManager: NSObject {
             context.perform { weakSelf.manager?.handle(event) }
         }
         self.connection = connection
-        authorization = connection.initialAuthorization
+        translator = ServiceEventTranslator(authorization: connection.initialAuthorization)
         scheduleInitialAuthorizationCallback()
     }
 
@@ -247,11 +249,10 @@ open class CLLocationManager: NSObject {
 
     /// Runs on the callback context.
     private func handle(_ event: ServiceEvent) {
-        switch event {
-        case .authorizationChanged(let new):
-            let old = authorization
-            authorization = new
-            // Only what the app can observe counts as a change (not, say, the global switch
+        guard let translated = translator.translate(event) else { return }
+        switch translated {
+        case let .authorizationChanged(old, new):
+            // Only what the manager reports counts as a change (not, say, the global switch
             // flipping while the app is denied anyway).
             guard new.status != old.status || new.accuracy != old.accuracy else { return }
             initialAuthorizationPending = false
@@ -259,15 +260,12 @@ open class CLLocationManager: NSObject {
             if new.status != old.status, let delegate { callDeprecatedAuthorizationCallback(delegate) }
         case .authorizationRequestInProgress:
             break
-        case .locations(let stream, let fixes):
+        case let .locations(stream, locations):
             guard stream == standard?.stream || stream == single else { return }
-            let locations = fixes.map { CLLocation(fix: $0) }
-            guard let last = locations.last else { return }
-            location = last
+            location = locations.last
             delegate?.locationManager(self, didUpdateLocations: locations)
-        case .failed(let stream, let failure):
+        case let .failed(stream, code):
             guard stream == standard?.stream || stream == single else { return }
-            let code: CLError.Code = failure == .denied ? .denied : .locationUnknown
             delegate?.locationManager(self, didFailWithError: CLError(code))
         case .paused(let stream):
             guard let current = standard, current.stream == stream else { return }

@@ -2,6 +2,7 @@ import Foundation
 import LocationCore
 import LocationEngine
 import LocationPolicy
+import LocationProtocol
 import LocationService
 
 /// A structure that contains the location information the framework delivers with each update.
@@ -136,33 +137,30 @@ final class LiveUpdateSession: Sendable {
 
     /// The session's view of its authorization, shared with the connection's event handler.
     final class LockedState: Sendable {
-        private let authorization = Locked(EffectiveAuthorization.notDetermined)
-        private let lastLocation = Locked<CLLocation?>(nil)
+        private let translator = Locked(ServiceEventTranslator(authorization: .notDetermined))
 
-        func setAuthorization(_ value: EffectiveAuthorization) { authorization.withLock { $0 = value } }
+        func setAuthorization(_ value: EffectiveAuthorization) {
+            translator.withLock { $0 = ServiceEventTranslator(authorization: value) }
+        }
 
         func translate(_ event: ServiceEvent) -> CLLocationUpdate? {
-            switch event {
-            case .authorizationChanged(let new):
-                setAuthorization(new)
+            let (translated, authorization) = translator.withLock { ($0.translate(event), $0.authorization) }
+            switch translated {
+            case .authorizationChanged(_, let new):
                 return Self.stateUpdate(for: new)
             case .authorizationRequestInProgress(let inProgress):
                 return inProgress ? CLLocationUpdate(authorizationRequestInProgress: true) : nil
-            case .locations(_, let fixes):
-                let limited = authorization.withLock { $0.accuracy == .reducedAccuracy }
-                guard let fix = fixes.last else { return nil }
-                let location = CLLocation(fix: fix)
-                lastLocation.withLock { $0 = location }
-                return CLLocationUpdate(location: location, accuracyLimited: limited)
-            case .failed(_, .locationUnknown):
-                return CLLocationUpdate(locationUnavailable: true)
+            case .locations(_, let locations):
+                return CLLocationUpdate(location: locations.last, accuracyLimited: authorization.accuracy == .reducedAccuracy)
             case .failed(_, .denied):
                 // Already reported by the authorization change (or the initial state).
                 return nil
-            case .stationary(_, let still):
+            case .failed:
+                return CLLocationUpdate(locationUnavailable: true)
+            case let .stationary(_, still, lastLocation):
                 // While stationary the update carries the last location, which still holds.
-                return still ? CLLocationUpdate(location: lastLocation.withLock { $0 }, stationary: true) : nil
-            case .paused, .completed, .sourceFinished:
+                return still ? CLLocationUpdate(location: lastLocation, stationary: true) : nil
+            case .paused, .completed, .sourceFinished, nil:
                 return nil
             }
         }

@@ -3,6 +3,7 @@ import LocationCore
 import LocationDaemonClient
 import LocationEngine
 import LocationPolicy
+import LocationProtocol
 import LocationService
 import LocationSources
 import Logging

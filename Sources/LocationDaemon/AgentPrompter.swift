@@ -1,5 +1,6 @@
 import LocationCore
 import LocationPolicy
+import LocationProtocol
 import LocationWire
 import Logging
 

@@ -1,4 +1,5 @@
 import LocationCore
+import LocationProtocol
 import LocationService
 import LocationWire
 import Logging
@@ -37,7 +38,7 @@ final class ConnectionWriter: AgentEndpoint {
     }
 
     func send(_ event: ServiceEvent) {
-        if case .locations = event, !writable.load(ordering: .relaxed) {
+        if case .stream(_, .locations) = event, !writable.load(ordering: .relaxed) {
             let count = dropped.withLock { count in
                 count += 1
                 return count

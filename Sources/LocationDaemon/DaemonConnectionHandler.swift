@@ -1,5 +1,6 @@
 import Foundation
 import LocationPolicy
+import LocationProtocol
 import LocationService
 import LocationWire
 import Logging
@@ -65,7 +66,10 @@ final class DaemonConnectionHandler: ChannelInboundHandler {
     private func hello(_ message: ClientMessage, _ context: ChannelHandlerContext) {
         guard case let .hello(version) = message else { return refuse(context, "the first message must be hello") }
         guard version == WireProtocol.version else {
-            return refuse(context, "unsupported protocol version \(version) (this daemon speaks \(WireProtocol.version))")
+            return refuse(context, """
+                this client speaks wire protocol \(version) and locationd speaks \(WireProtocol.version): \
+                run a CoreLocation library and a locationd of the same release
+                """)
         }
         let process: PeerProcess
         switch peer {

@@ -30,7 +30,7 @@ final class EventLoopOutbox: Sendable {
         // A batch is mostly one fix for every client: encoded once, its bytes shared by all.
         var shared: WireCodec.SharedLocationsFrame?
         for (writer, message) in batch {
-            if case let .event(.locations(stream, fixes)) = message {
+            if case let .event(.stream(stream, .locations(fixes))) = message {
                 if shared?.fixes != fixes {
                     shared = WireCodec.SharedLocationsFrame(fixes: fixes, stream: stream, allocator: writer.channel.allocator)
                 }

@@ -1,4 +1,5 @@
 import LocationPolicy
+import LocationProtocol
 import Logging
 
 /// The rule that keeps a copied Info.plist from stealing another app's authorization.

@@ -1,4 +1,5 @@
 import LocationCore
+import LocationProtocol
 
 /// Where the daemon keeps the last known location between runs. The implementation must seal what it
 /// writes: nothing holding a coordinate is ever written in the clear.

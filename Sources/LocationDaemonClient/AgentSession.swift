@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import LocationPolicy
+import LocationProtocol
 import LocationWire
 import Logging
 

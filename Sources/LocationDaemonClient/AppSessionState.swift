@@ -2,6 +2,7 @@ import Foundation
 import LocationCore
 import LocationEngine
 import LocationPolicy
+import LocationProtocol
 import LocationService
 
 /// What an app's connection has asked for and been told, kept across reconnections to `locationd`,
@@ -91,7 +92,7 @@ struct AppSessionState {
             guard inProgress != requestInProgress else { return nil }
             requestInProgress = inProgress
             return event
-        case let .locations(id, fixes):
+        case let .stream(id, .locations(fixes)):
             guard var stream = streams[id] else { return nil }
             var fresh: [Fix] = []
             fresh.reserveCapacity(fixes.count)
@@ -102,11 +103,11 @@ struct AppSessionState {
             }
             guard !fresh.isEmpty else { return nil }
             streams[id] = stream
-            return fresh.count == fixes.count ? event : .locations(id, fresh)
-        case let .failed(id, _), let .paused(id), let .stationary(id, _), let .sourceFinished(id):
-            return streams[id] != nil ? event : nil
-        case .completed(let id):
+            return fresh.count == fixes.count ? event : .stream(id, .locations(fresh))
+        case .stream(let id, .completed):
             return streams.removeValue(forKey: id) != nil ? event : nil
+        case .stream(let id, _):
+            return streams[id] != nil ? event : nil
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import LocationPolicy
+import LocationProtocol
 import LocationWire
 
 /// `locationctl`'s settings commands, made through `locationd`: the daemon applies the change for

@@ -1,5 +1,6 @@
 import Foundation
 import LocationPolicy
+import LocationProtocol
 import LocationWire
 import NIOCore
 import NIOPosix

@@ -1,5 +1,6 @@
 import Foundation
 import LocationPolicy
+import LocationProtocol
 import LocationService
 import Logging
 

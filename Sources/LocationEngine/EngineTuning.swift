@@ -1,4 +1,5 @@
 import Foundation
+import LocationProtocol
 
 /// The engine's documented time and distance constants, in one place so tests and docs agree.
 public struct EngineTuning: Sendable, Equatable {

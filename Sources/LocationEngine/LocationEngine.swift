@@ -1,6 +1,7 @@
 import Foundation
 import LocationCore
 import LocationGeodesy
+import LocationProtocol
 import LocationSources
 import Logging
 
@@ -43,7 +44,7 @@ public final class LocationEngine: @unchecked Sendable {
 
     /// Starts delivering to `handler` according to `request`.
     public func subscribe(
-        _ request: UpdateRequest, handler: @escaping @Sendable (SubscriptionEvent) -> Void
+        _ request: UpdateRequest, handler: @escaping @Sendable (StreamEvent) -> Void
     ) -> EngineSubscription {
         let id = lastID.withLock { last in
             last += 1
@@ -95,7 +96,7 @@ public final class LocationEngine: @unchecked Sendable {
 
     // MARK: Loop-confined logic
 
-    private func add(id: UInt64, request: UpdateRequest, handler: @escaping @Sendable (SubscriptionEvent) -> Void) {
+    private func add(id: UInt64, request: UpdateRequest, handler: @escaping @Sendable (StreamEvent) -> Void) {
         let state = SubscriptionState(request: request, handler: handler)
         if request.mode == .single {
             state.timeout = loop.schedule(after: tuning.singleRequestTimeout) { self.singleTimedOut(id) }
@@ -105,7 +106,7 @@ public final class LocationEngine: @unchecked Sendable {
         reconcileDemand()
         if !sourceHasFix, active != nil, request.mode != .single {
             subscriptions[id]?.reportedUnknown = true
-            handler(.locationUnknown)
+            handler(.failed(.locationUnknown))
         }
     }
 
@@ -174,7 +175,7 @@ public final class LocationEngine: @unchecked Sendable {
             sourceHasFix = false
             for state in subscriptions.values where state.request.mode != .single && !state.paused && !state.reportedUnknown {
                 state.reportedUnknown = true
-                state.handler(.locationUnknown)
+                state.handler(.failed(.locationUnknown))
             }
         case .finished:
             guard let source else { return }
@@ -256,7 +257,7 @@ public final class LocationEngine: @unchecked Sendable {
         if let best = state.best {
             state.handler(.locations([best]))
         } else {
-            state.handler(.locationUnknown)
+            state.handler(.failed(.locationUnknown))
         }
         state.handler(.completed)
         reconcileDemand()
@@ -314,7 +315,7 @@ public struct EngineStatus: Sendable, Equatable {
 /// dictionary and back (handler, timeout, two fixes) cost more than the decision it made.
 private final class SubscriptionState {
     var request: UpdateRequest
-    let handler: @Sendable (SubscriptionEvent) -> Void
+    let handler: @Sendable (StreamEvent) -> Void
     var lastDelivered: Fix?
     var firstSeen: Date?
     var paused = false
@@ -323,7 +324,7 @@ private final class SubscriptionState {
     var best: Fix?
     var timeout: ScheduledWork?
 
-    init(request: UpdateRequest, handler: @escaping @Sendable (SubscriptionEvent) -> Void) {
+    init(request: UpdateRequest, handler: @escaping @Sendable (StreamEvent) -> Void) {
         self.request = request
         self.handler = handler
     }

@@ -1,6 +1,7 @@
 import Foundation
 import LocationCore
 import LocationGeodesy
+import LocationProtocol
 
 /// Tracks when the device last moved, for automatic pausing and live-update stationarity.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import LocationCore
+import LocationProtocol
 
 /// The daemon's last known location, sealed at rest.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import LocationProtocol
 import Logging
 
 /// An app's identity together with the Info.plist it was resolved from.

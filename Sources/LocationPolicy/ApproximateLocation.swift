@@ -1,5 +1,6 @@
 import Foundation
 import LocationCore
+import LocationProtocol
 
 /// Reduced ("approximate") accuracy, applied inside the service so precise data never reaches
 /// an app that may only see an approximate location.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LocationProtocol
 
 /// One user's `AuthorizationDatabase` in and out of the tables of ``AuthorizationSchema``.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import LocationProtocol
 
 /// What an authorization request does, decided before anyone is asked.
 public enum AuthorizationRequestOutcome: Sendable, Equatable {

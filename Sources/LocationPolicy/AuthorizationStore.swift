@@ -1,4 +1,5 @@
 import Foundation
+import LocationProtocol
 
 /// Where the user's authorization decisions live.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import LocationCore
+import LocationProtocol
 
 /// An authorization store that lives in memory: for tests and for processes that must not persist
 /// decisions. Its change token is a counter bumped by every write that changes something.

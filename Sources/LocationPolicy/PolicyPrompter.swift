@@ -1,4 +1,5 @@
 import Foundation
+import LocationProtocol
 import Logging
 
 /// Answers prompts without a human, from a configured policy, for headless machines, CI and kiosks.

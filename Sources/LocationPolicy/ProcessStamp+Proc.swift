@@ -1,4 +1,5 @@
 import Foundation
+import LocationProtocol
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import Foundation
 import LocationCore
+import LocationProtocol
 
 /// Why a prompt policy could not be used. A policy with an error never grants anything.
 public struct PromptPolicyError: Error, Sendable, Equatable, CustomStringConvertible {

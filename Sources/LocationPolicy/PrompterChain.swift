@@ -1,5 +1,6 @@
 import Foundation
 import LocationCore
+import LocationProtocol
 import Logging
 
 /// Asks each prompter in turn and returns the first answer that is not nil; nil when none answers

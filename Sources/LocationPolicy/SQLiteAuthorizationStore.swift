@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import LocationCore
+import LocationProtocol
 import Logging
 
 #if canImport(Glibc)

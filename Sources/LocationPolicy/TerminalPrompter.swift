@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import LocationCore
+import LocationProtocol
 import Logging
 
 #if canImport(Glibc)

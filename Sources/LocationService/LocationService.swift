@@ -2,6 +2,7 @@ import Foundation
 import LocationCore
 import LocationEngine
 import LocationPolicy
+import LocationProtocol
 import Logging
 
 /// The location service: one engine shared by every connected app, with each app's authorization
@@ -316,10 +317,10 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
         stream.subscription = nil
         clients[id]?.streams[streamID] = stream
         guard authorization.status == .denied || authorization.status == .restricted else { return }
-        client.events(.failed(streamID, .denied))
+        client.events(.stream(streamID, .failed(.denied)))
         if stream.request.mode == .single {
             clients[id]?.streams[streamID] = nil
-            client.events(.completed(streamID))
+            client.events(.stream(streamID, .completed))
         }
     }
 
@@ -338,7 +339,8 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
         return coarse
     }
 
-    private func deliver(_ event: SubscriptionEvent, clientID id: UInt64, streamID: StreamID) {
+    /// Where an engine event becomes a service event: the only place the service looks inside one.
+    private func deliver(_ event: StreamEvent, clientID id: UInt64, streamID: StreamID) {
         guard let client = clients[id], let index = client.streams.index(forKey: streamID) else { return }
         // Checked again at delivery: nothing leaves the service for an app not authorized now.
         guard client.authorization.status.isAuthorized else { return }
@@ -348,22 +350,16 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
             // and copying the stream out (and back) cost more than the check.
             if Self.isApproximate(client.streams.values[index].request, client.authorization) {
                 let shown = fixes.compactMap { client.streams.values[index].approximate.filter($0) }
-                if !shown.isEmpty { client.events(.locations(streamID, shown)) }
-            } else if !fixes.isEmpty {
-                client.events(.locations(streamID, fixes))
+                if !shown.isEmpty { client.events(.stream(streamID, .locations(shown))) }
+                return
             }
-        case .locationUnknown:
-            client.events(.failed(streamID, .locationUnknown))
-        case .paused:
-            client.events(.paused(streamID))
-        case .stationary(let still):
-            client.events(.stationary(streamID, still))
+            guard !fixes.isEmpty else { return }
         case .completed:
             clients[id]?.streams[streamID] = nil
-            client.events(.completed(streamID))
-        case .sourceFinished:
-            client.events(.sourceFinished(streamID))
+        case .failed, .paused, .stationary, .sourceFinished:
+            break
         }
+        client.events(.stream(streamID, event))
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import LocationCore
+import LocationProtocol
 
 /// The accuracies a simulated receiver claims, and how it turns a track state into a `Fix`.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import LocationCore
+import LocationProtocol
 
 /// A device that never moves: the same point once per second of loop time.
 ///

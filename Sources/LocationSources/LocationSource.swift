@@ -1,5 +1,6 @@
 import Foundation
 import LocationCore
+import LocationProtocol
 
 /// What a source promises, so the engine can pick the cheapest one that satisfies current demand.
 public struct SourceDescriptor: Sendable, Equatable {

@@ -1,19 +1,18 @@
 import Foundation
-import LocationCore
-import LocationService
+import LocationProtocol
 import NIOCore
 
 /// The bytes on `locationd`'s socket.
 ///
 /// Every message is one frame: a 4-byte big-endian length, then that many bytes — a kind byte and a
-/// payload. Control messages are JSON (`Codable`, easy to evolve and to read in a capture); the
-/// hot path, locations, is a fixed binary layout (no allocation, ~10× cheaper than JSON), because
-/// the daemon sends every fix to every watching app.
+/// payload. Control messages are JSON (``WireJSON``: explicit field names, easy to read in a
+/// capture); the hot path, locations, is a fixed binary layout (no allocation, ~10× cheaper than
+/// JSON), because the daemon sends every fix to every watching app.
 public enum WireCodec {
     /// The kind byte.
     public enum Kind: UInt8, Sendable {
         case json = 1
-        /// `ServiceEvent.locations`: stream id (UInt32), count (UInt16), then `count` fixes of
+        /// A stream's locations: stream id (UInt32), count (UInt16), then `count` fixes of
         /// ``fixLength`` bytes each.
         case locations = 2
     }
@@ -21,21 +20,35 @@ public enum WireCodec {
     /// Bytes per fix: ten doubles, the timestamp, a flags byte and the floor.
     public static let fixLength = 11 * 8 + 1 + 4
 
+    /// The most fixes one `locations` frame holds within ``WireProtocol/maximumFrameLength``; more
+    /// go out as several frames, in order.
+    public static let maximumFixesPerFrame = (WireProtocol.maximumFrameLength - 1 - 4 - 2) / fixLength
+
     // MARK: Encoding
 
     public static func encode(_ message: ClientMessage, into buffer: inout ByteBuffer) throws {
-        try encodeJSON(message, into: &buffer)
+        try encodeJSON(WireJSON.ClientEnvelope(message), into: &buffer)
     }
 
+    /// Appends the message's frames (locations: one frame per ``maximumFixesPerFrame`` fixes).
     public static func encode(_ message: DaemonMessage, into buffer: inout ByteBuffer) throws {
-        if case let .event(.locations(stream, fixes)) = message, fixes.count <= Int(UInt16.max) {
-            return writeLocations(fixes, stream: stream, into: &buffer)
+        guard let envelope = WireJSON.DaemonEnvelope(message) else {
+            guard case let .event(.stream(stream, .locations(fixes))) = message else {
+                preconditionFailure("only locations have no JSON form")
+            }
+            var start = 0
+            while start < fixes.count {
+                let end = min(start + maximumFixesPerFrame, fixes.count)
+                writeLocations(fixes[start..<end], stream: stream, into: &buffer)
+                start = end
+            }
+            return
         }
-        try encodeJSON(message, into: &buffer)
+        try encodeJSON(envelope, into: &buffer)
     }
 
-    /// A `locations` frame; `fixes` has at most `UInt16.max` elements.
-    private static func writeLocations(_ fixes: [Fix], stream: StreamID, into buffer: inout ByteBuffer) {
+    /// A `locations` frame; `fixes` has at most ``maximumFixesPerFrame`` elements.
+    private static func writeLocations(_ fixes: ArraySlice<Fix>, stream: StreamID, into buffer: inout ByteBuffer) {
         let length = 1 + 4 + 2 + fixes.count * fixLength
         buffer.reserveCapacity(minimumWritableBytes: 4 + length)
         buffer.writeInteger(UInt32(length))
@@ -92,12 +105,12 @@ public enum WireCodec {
         /// Where a `locations` frame holds its stream id: after the length and the kind byte.
         static let streamIDOffset = 4 + 1
 
-        /// Nil when `fixes` cannot go into one binary frame (more than `UInt16.max`): encode such a
-        /// message with `encode(_:into:)` instead.
+        /// Nil when `fixes` cannot go into one frame (more than ``maximumFixesPerFrame``): encode
+        /// such a message with `encode(_:into:)` instead.
         public init?(fixes: [Fix], stream: StreamID, allocator: ByteBufferAllocator) {
-            guard fixes.count <= Int(UInt16.max) else { return nil }
+            guard fixes.count <= maximumFixesPerFrame else { return nil }
             var frame = allocator.buffer(capacity: 4 + 1 + 4 + 2 + fixes.count * fixLength)
-            writeLocations(fixes, stream: stream, into: &frame)
+            writeLocations(fixes[...], stream: stream, into: &frame)
             self.fixes = fixes
             self.stream = stream
             self.frame = frame
@@ -116,13 +129,33 @@ public enum WireCodec {
 
     public static func decodeClientMessage(_ frame: WireFrame) throws -> ClientMessage {
         guard frame.kind == Kind.json.rawValue else { throw WireError.unexpectedKind(frame.kind) }
-        return try decodeJSON(ClientMessage.self, frame.payload)
+        let data = Data(frame.payload.readableBytesView)
+        do {
+            return try JSONDecoder().decode(WireJSON.ClientEnvelope.self, from: data).message()
+        } catch {
+            // A version-1 client's hello (`{"hello":{"version":1}}`) is read as a hello, so that
+            // the daemon answers it with a refusal naming both versions instead of "malformed".
+            if let legacy = try? JSONDecoder().decode(LegacyHello.self, from: data) {
+                return .hello(version: legacy.hello.version)
+            }
+            throw WireError.malformed("client message: \(error)")
+        }
+    }
+
+    /// The hello of protocol version 1, which coded the message enum by Swift's synthesis.
+    private struct LegacyHello: Decodable {
+        struct Body: Decodable { var version: Int }
+        var hello: Body
     }
 
     public static func decodeDaemonMessage(_ frame: WireFrame) throws -> DaemonMessage {
         switch Kind(rawValue: frame.kind) {
         case .json:
-            return try decodeJSON(DaemonMessage.self, frame.payload)
+            do {
+                return try JSONDecoder().decode(WireJSON.DaemonEnvelope.self, from: Data(frame.payload.readableBytesView)).message()
+            } catch {
+                throw WireError.malformed("daemon message: \(error)")
+            }
         case .locations:
             var payload = frame.payload
             guard let stream = payload.readInteger(as: UInt32.self),
@@ -135,17 +168,9 @@ public enum WireCodec {
                 guard let fix = readFix(from: &payload) else { throw WireError.malformed("truncated fix") }
                 fixes.append(fix)
             }
-            return .event(.locations(stream, fixes))
+            return .event(.stream(stream, .locations(fixes)))
         case nil:
             throw WireError.unexpectedKind(frame.kind)
-        }
-    }
-
-    private static func decodeJSON<Message: Decodable>(_ type: Message.Type, _ payload: ByteBuffer) throws -> Message {
-        do {
-            return try JSONDecoder().decode(type, from: Data(payload.readableBytesView))
-        } catch {
-            throw WireError.malformed("\(type): \(error)")
         }
     }
 

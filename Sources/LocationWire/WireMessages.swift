@@ -1,10 +1,10 @@
-import LocationCore
-import LocationPolicy
-import LocationService
+import LocationProtocol
 
 /// The version both ends speak; the daemon refuses a `hello` with another one.
 public enum WireProtocol {
-    public static let version = 1
+    /// 2: messages are JSON objects with a `type` field and explicit field names (`WireJSON`);
+    /// 1 was Swift's synthesized coding of the message enums.
+    public static let version = 2
     /// The largest frame either end accepts (kind byte + payload). Anything larger closes the connection:
     /// no legitimate message comes near it, and a hostile length must not make the daemon allocate.
     public static let maximumFrameLength = 256 * 1024
@@ -14,7 +14,7 @@ public enum WireProtocol {
 ///
 /// Note what is absent: a client never says who it is. The daemon identifies it from the socket
 /// (the kernel's `SO_PEERCRED`) and reads its Info.plist itself.
-public enum ClientMessage: Sendable, Equatable, Codable {
+public enum ClientMessage: Sendable, Equatable {
     /// The first message on every connection. The daemon answers ``DaemonMessage/welcome(identity:authorization:)``
     /// (or ``DaemonMessage/refused(_:)`` and closes).
     case hello(version: Int)
@@ -31,13 +31,13 @@ public enum ClientMessage: Sendable, Equatable, Codable {
 }
 
 /// Everything `locationd` sends a client.
-public enum DaemonMessage: Sendable, Equatable, Codable {
+public enum DaemonMessage: Sendable, Equatable {
     /// The answer to `hello`: who the daemon decided the client is, and its authorization now.
     case welcome(identity: AppIdentity, authorization: EffectiveAuthorization)
     /// The daemon will not serve this connection (bad version, unreadable peer, protocol error);
     /// it closes the connection after sending this.
     case refused(String)
-    /// A service event for the app. `.locations` travels as a binary frame (see ``WireCodec``).
+    /// A service event for the app. Locations travel as binary frames (see ``WireCodec``).
     case event(ServiceEvent)
     /// The outcome of a `settings` message: nil on success, else why it failed.
     case settingsResult(SettingsChangeError?)

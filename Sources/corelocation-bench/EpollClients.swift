@@ -33,7 +33,7 @@ final class EpollClient {
         while let frame = try WireFrameDecoder.nextFrame(from: &pending) {
             let message = try WireCodec.decodeDaemonMessage(frame)
             switch message {
-            case let .event(.locations(_, fixes)):
+            case let .event(.stream(_, .locations(fixes))):
                 for fix in fixes { deliveries.append(Delivery(fix, receivedNanoseconds: received)) }
             case _ where handshake == nil && message.isHandshakeAnswer:
                 handshake = message

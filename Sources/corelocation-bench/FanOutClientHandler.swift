@@ -6,6 +6,7 @@ import Darwin
 import Foundation
 import LocationCore
 import LocationEngine
+import LocationProtocol
 import LocationService
 import LocationWire
 import NIOCore
@@ -32,7 +33,7 @@ struct ClientAnomalies: Sendable {
     /// Records a message that is neither a fix nor part of the handshake.
     mutating func note(_ message: DaemonMessage) {
         switch message {
-        case let .event(.failed(_, failure)):
+        case let .event(.stream(_, .failed(failure))):
             failures.append("stream failed: \(failure.rawValue)")
         case let .event(.authorizationChanged(authorization)) where !authorization.status.isAuthorized:
             failures.append("authorization changed to \(authorization.status)")
@@ -99,7 +100,7 @@ final class FanOutClientHandler: ChannelInboundHandler {
 
     private func handle(_ message: DaemonMessage, received: Int64, context: ChannelHandlerContext) {
         switch message {
-        case let .event(.locations(_, fixes)):
+        case let .event(.stream(_, .locations(fixes))):
             for fix in fixes { deliveries.append(Delivery(fix, receivedNanoseconds: received)) }
         case let .welcome(identity, authorization):
             guard authorization.status.isAuthorized, authorization.servicesEnabled else {

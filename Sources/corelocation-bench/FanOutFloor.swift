@@ -6,6 +6,7 @@ import Darwin
 import Foundation
 import LocationCore
 import LocationNMEA
+import LocationProtocol
 import LocationService
 import LocationWire
 import NIOCore
@@ -58,7 +59,7 @@ func runFanOutFloor(_ arguments: [String]) -> Never {
                 guard case let .fix(nmea) = event, let time = nmea.time else { return }
                 let fix = Fix(latitude: nmea.latitude, longitude: nmea.longitude, horizontalAccuracy: 5,
                               timestamp: Date(timeIntervalSince1970: time))
-                frames.append(encode(.event(.locations(1, [fix]))))
+                frames.append(encode(.event(.stream(1, .locations([fix])))))
             }
         }
         for frame in frames {

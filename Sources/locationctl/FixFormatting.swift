@@ -1,5 +1,6 @@
 import Foundation
 import LocationCore
+import LocationProtocol
 
 /// The JSON and text forms of a fix shared by `locate`, `watch` and `decode`.
 enum FixFormatting {

@@ -1,5 +1,6 @@
 import LocationCore
 import LocationNMEA
+import LocationProtocol
 
 /// Writes a fix as one line of JSON into a byte buffer: the format of `locate --json`, `watch --json`
 /// and `decode --json`. Numbers are formatted by hand with a fixed count of decimals per field (no

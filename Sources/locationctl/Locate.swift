@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LocationEngine
+import LocationProtocol
 
 extension LocationCtl {
     struct Locate: AsyncParsableCommand {
@@ -31,7 +32,7 @@ extension LocationCtl {
                     guard let fix = fixes.last else { continue }
                     print(json ? FixFormatting.json(fix) : FixFormatting.line(fix))
                     return
-                case .locationUnknown:
+                case .failed(.locationUnknown):
                     throw CommandFailure("no location within \(Int(engine.tuning.singleRequestTimeout)) s from \(sourceOptions.source)")
                 default:
                     continue

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LocationPolicy
+import LocationProtocol
 
 extension LocationCtl {
     struct Apps: AsyncParsableCommand {

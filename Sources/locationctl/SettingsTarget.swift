@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LocationDaemonClient
 import LocationPolicy
+import LocationProtocol
 
 /// Where the settings commands make their change: through `locationd` when one runs (it applies
 /// the change for the calling user, and every running app sees it at once), else straight in the

@@ -3,6 +3,7 @@ import Foundation
 import LocationCore
 import LocationEngine
 import LocationGeodesy
+import LocationProtocol
 
 extension LocationCtl {
     struct Watch: AsyncParsableCommand {
@@ -47,7 +48,7 @@ extension LocationCtl {
                         delivered += 1
                         if let count, delivered >= count { return }
                     }
-                case .locationUnknown:
+                case .failed(.locationUnknown):
                     display.note("location unavailable; still trying")
                 case .sourceFinished:
                     display.note("source finished after \(delivered) fixes")

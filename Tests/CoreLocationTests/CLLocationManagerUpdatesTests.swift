@@ -3,6 +3,7 @@ import CoreLocationTesting
 import Foundation
 import LocationCore
 import LocationPolicy
+import LocationProtocol
 import LocationSources
 import Testing
 

@@ -1,5 +1,6 @@
 import CoreLocation
 import LocationCore
+import LocationProtocol
 import Testing
 
 @Suite struct CLLocationTests {

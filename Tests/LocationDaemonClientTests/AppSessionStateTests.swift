@@ -2,6 +2,7 @@ import Foundation
 import LocationCore
 import LocationEngine
 import LocationPolicy
+import LocationProtocol
 import LocationService
 import Testing
 @testable import LocationDaemonClient
@@ -59,8 +60,8 @@ import Testing
         #expect(welcome.resend == [.startUpdates(1, changed), .startUpdates(2, Self.single)])
 
         // The single request is answered: it is not asked again after the next restart.
-        #expect(state.received(.locations(2, [.at(1)])) != nil)
-        #expect(state.received(.completed(2)) == .completed(2))
+        #expect(state.received(.stream(2, .locations([.at(1)]))) != nil)
+        #expect(state.received(.stream(2, .completed)) == .stream(2, .completed))
         state.disconnected()
         #expect(state.welcomed(.whenInUse).resend == [.startUpdates(1, changed)])
     }
@@ -92,15 +93,15 @@ import Testing
         var state = Self.connected()
         _ = state.appSent(.startUpdates(1, Self.continuous))
         _ = state.appSent(.startUpdates(2, Self.continuous))
-        #expect(state.received(.locations(1, [.at(1), .at(2)])) == .locations(1, [.at(1), .at(2)]))
+        #expect(state.received(.stream(1, .locations([.at(1), .at(2)]))) == .stream(1, .locations([.at(1), .at(2)])))
         state.disconnected()
         _ = state.welcomed(.whenInUse)
         // A restarted daemon replays its cached last fix, then goes on.
-        #expect(state.received(.locations(1, [.at(2)])) == nil)
-        #expect(state.received(.locations(1, [.at(2), .at(3)])) == .locations(1, [.at(3)]))
-        #expect(state.received(.locations(1, [.at(2.5)])) == nil, "older than the last delivered")
+        #expect(state.received(.stream(1, .locations([.at(2)]))) == nil)
+        #expect(state.received(.stream(1, .locations([.at(2), .at(3)]))) == .stream(1, .locations([.at(3)])))
+        #expect(state.received(.stream(1, .locations([.at(2.5)]))) == nil, "older than the last delivered")
         // Another stream has its own history.
-        #expect(state.received(.locations(2, [.at(2)])) == .locations(2, [.at(2)]))
+        #expect(state.received(.stream(2, .locations([.at(2)]))) == .stream(2, .locations([.at(2)])))
     }
 
     @Test func eventsOfStoppedOrUnknownStreamsAreNotDelivered() {
@@ -108,8 +109,8 @@ import Testing
         _ = state.appSent(.startUpdates(1, Self.continuous))
         _ = state.appSent(.stopUpdates(1))
         for event: ServiceEvent in [
-            .locations(1, [.at(1)]), .failed(1, .locationUnknown), .paused(1), .stationary(1, true),
-            .sourceFinished(1), .completed(1), .locations(9, [.at(1)]),
+            .stream(1, .locations([.at(1)])), .stream(1, .failed(.locationUnknown)), .stream(1, .paused), .stream(1, .stationary(true)),
+            .stream(1, .sourceFinished), .stream(1, .completed), .stream(9, .locations([.at(1)])),
         ] {
             #expect(state.received(event) == nil, "\(event)")
         }

@@ -2,6 +2,7 @@ import Foundation
 import LocationCore
 import LocationEngine
 import LocationPolicy
+import LocationProtocol
 import LocationService
 import LocationWire
 import NIOCore
@@ -39,12 +40,12 @@ import Testing
 
         var expected: [ServiceEvent] = []
         for second in 1...50 {
-            expected.append(.locations(1, [.at(Double(second) * 2), .at(Double(second) * 2 + 1)]))
-            if second % 10 == 0 { expected.append(.stationary(1, second % 20 == 0)) }
+            expected.append(.stream(1, .locations([.at(Double(second) * 2), .at(Double(second) * 2 + 1)])))
+            if second % 10 == 0 { expected.append(.stream(1, .stationary(second % 20 == 0))) }
         }
         expected += [
-            .paused(1), .authorizationChanged(.approximate), .failed(1, .locationUnknown),
-            .authorizationRequestInProgress(true), .sourceFinished(1),
+            .stream(1, .paused), .authorizationChanged(.approximate), .stream(1, .failed(.locationUnknown)),
+            .authorizationRequestInProgress(true), .stream(1, .sourceFinished),
         ]
         for event in expected { try daemon.send(.event(event)) }
         #expect(eventually { recorder.events.count == expected.count })
@@ -162,8 +163,8 @@ import Testing
         #expect(eventually { daemon.isClosed(1) }, "the client hangs up on a confused daemon")
         // …and comes back, with its stream, on a fresh connection.
         #expect(eventually { daemon.messages(on: 2).contains(.request(.startUpdates(1, Self.request))) })
-        try daemon.send(.event(.locations(1, [.at(1)])))
-        #expect(eventually { recorder.events == [.locations(1, [.at(1)])] })
+        try daemon.send(.event(.stream(1, .locations([.at(1)]))))
+        #expect(eventually { recorder.events == [.stream(1, .locations([.at(1)]))] })
     }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import LocationCore
 import LocationEngine
 import LocationPolicy
+import LocationProtocol
 import LocationService
 import LocationWire
 import Testing
@@ -24,7 +25,7 @@ import Testing
         connection.send(.startUpdates(1, Self.continuous))
         connection.send(.startUpdates(2, Self.single))
         #expect(eventually { daemon.messages(on: 1).count == 3 })
-        try daemon.send(.event(.locations(1, [.at(1), .at(2)])))
+        try daemon.send(.event(.stream(1, .locations([.at(1), .at(2)]))))
         #expect(eventually { recorder.fixes.count == 2 })
 
         daemon.stop()
@@ -41,13 +42,13 @@ import Testing
         ], "every active stream, the unanswered single request included")
 
         // The new daemon replays its cached last fix, then goes on; the single request is answered.
-        try daemon.send(.event(.locations(1, [.at(2)])))
-        try daemon.send(.event(.locations(1, [.at(2), .at(3)])))
-        try daemon.send(.event(.locations(2, [.at(3)])))
-        try daemon.send(.event(.completed(2)))
+        try daemon.send(.event(.stream(1, .locations([.at(2)]))))
+        try daemon.send(.event(.stream(1, .locations([.at(2), .at(3)]))))
+        try daemon.send(.event(.stream(2, .locations([.at(3)]))))
+        try daemon.send(.event(.stream(2, .completed)))
         #expect(eventually { recorder.events.count == 4 })
         #expect(recorder.events == [
-            .locations(1, [.at(1), .at(2)]), .locations(1, [.at(3)]), .locations(2, [.at(3)]), .completed(2),
+            .stream(1, .locations([.at(1), .at(2)])), .stream(1, .locations([.at(3)])), .stream(2, .locations([.at(3)])), .stream(2, .completed),
         ])
         #expect(recorder.authorizationChanges.isEmpty, "same authorization after the restart: no callback")
 
@@ -76,7 +77,7 @@ import Testing
         daemon.stop()
         try daemon.start()
         #expect(eventually { daemon.connectionCount == 3 && !daemon.messages(on: 3).isEmpty })
-        try daemon.send(.event(.locations(7, [.at(1)])))
+        try daemon.send(.event(.stream(7, .locations([.at(1)]))))
         try daemon.send(.event(.authorizationChanged(.approximate)))
         #expect(eventually { recorder.events.count == 2 })
         #expect(recorder.events == [.authorizationChanged(.denied), .authorizationChanged(.approximate)])
@@ -125,9 +126,9 @@ import Testing
         connection.send(.stopUpdates(1))
         #expect(eventually { daemon.messages(on: 1).count == 4 })
         // A fix for the stopped stream that was already on its way is not delivered.
-        try daemon.send(.event(.locations(1, [.at(1)])))
-        try daemon.send(.event(.locations(2, [.at(1)])))
-        #expect(eventually { recorder.events == [.locations(2, [.at(1)])] })
+        try daemon.send(.event(.stream(1, .locations([.at(1)]))))
+        try daemon.send(.event(.stream(2, .locations([.at(1)]))))
+        #expect(eventually { recorder.events == [.stream(2, .locations([.at(1)]))] })
         daemon.stop()
         try daemon.start()
         #expect(eventually { daemon.messages(on: 2) == [Self.hello, .request(.startUpdates(2, Self.continuous))] })

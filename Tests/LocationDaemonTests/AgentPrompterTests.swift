@@ -1,6 +1,7 @@
 import Foundation
 import LocationCore
 import LocationPolicy
+import LocationProtocol
 import LocationWire
 import Testing
 @testable import LocationDaemon

@@ -2,6 +2,7 @@ import Foundation
 import LocationCore
 import LocationEngine
 import LocationPolicy
+import LocationProtocol
 import LocationService
 import LocationSources
 import LocationWire
@@ -89,7 +90,13 @@ struct DaemonHostileClientTests {
 
         let future = try fixture.client()
         future.send(.hello(version: WireProtocol.version + 1))
-        await Self.expectRefusedWhileOthersContinue(future, good, reason: "unsupported protocol version")
+        await Self.expectRefusedWhileOthersContinue(future, good, reason: "wire protocol \(WireProtocol.version + 1)")
+
+        // A client of protocol version 1 (Swift-synthesized JSON) is told both versions, not "malformed".
+        let legacy = try fixture.client()
+        let hello = Array(#"{"hello":{"version":1}}"#.utf8)
+        legacy.sendRaw([0, 0, 0, UInt8(hello.count + 1), WireCodec.Kind.json.rawValue] + hello)
+        await Self.expectRefusedWhileOthersContinue(legacy, good, reason: "speaks wire protocol 1 and locationd speaks \(WireProtocol.version)")
     }
 
     /// A client that floods requests and never reads: the daemon stops reading it, drops what it

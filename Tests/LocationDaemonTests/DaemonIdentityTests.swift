@@ -1,6 +1,7 @@
 import Foundation
 import LocationCore
 import LocationPolicy
+import LocationProtocol
 import LocationService
 import LocationSources
 import LocationWire
@@ -19,7 +20,7 @@ struct DaemonIdentityTests {
         let fixture = try DaemonFixture(sources: [])
         let client = try fixture.client()
         // A hello carrying claims the protocol does not have: decoded, and ignored.
-        client.sendJSONFrame(#"{"hello":{"version":1,"bundleIdentifier":"com.apple.Maps","executablePath":"/usr/bin/maps"}}"#)
+        client.sendJSONFrame(#"{"type":"hello","version":\#(WireProtocol.version),"bundleIdentifier":"com.apple.Maps","executablePath":"/usr/bin/maps"}"#)
         let welcome = await client.first { if case .welcome = $0 { return true } else { return false } }
         guard case let .welcome(identity, authorization)? = welcome?.message else {
             Issue.record("no welcome: \(client.messages)")

@@ -3,6 +3,7 @@ import LocationCore
 import LocationEngine
 import LocationPersistence
 import LocationPolicy
+import LocationProtocol
 import LocationService
 import LocationSources
 import LocationWire

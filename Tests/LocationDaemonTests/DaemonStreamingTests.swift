@@ -2,6 +2,7 @@ import Foundation
 import LocationCore
 import LocationEngine
 import LocationPolicy
+import LocationProtocol
 import LocationService
 import LocationSources
 import LocationWire
@@ -28,7 +29,7 @@ struct DaemonStreamingTests {
     }
 
     static func isLocations(_ message: DaemonMessage) -> Bool {
-        if case .event(.locations) = message { return true }
+        if case .event(.stream(_, .locations)) = message { return true }
         return false
     }
 
@@ -40,7 +41,7 @@ struct DaemonStreamingTests {
         }
         client.send(.request(.startUpdates(Self.stream, Self.everyFix)))
         let first = await client.first(timeout: 10, Self.isLocations)
-        guard case let .event(.locations(stream, fixes))? = first?.message else {
+        guard case let .event(.stream(stream, .locations(fixes)))? = first?.message else {
             Issue.record("no locations: \(client.messages)")
             return
         }
@@ -104,7 +105,7 @@ struct DaemonStreamingTests {
 
         deniedClient.send(.request(.startUpdates(Self.stream, Self.everyFix)))
         allowedClient.send(.request(.startUpdates(Self.stream, Self.everyFix)))
-        #expect(await deniedClient.first { $0 == .event(.failed(Self.stream, .denied)) } != nil)
+        #expect(await deniedClient.first { $0 == .event(.stream(Self.stream, .failed(.denied))) } != nil)
         #expect(await waitFor(timeout: 10) { allowedClient.fixes.count >= 20 }, "fixes were flowing")
         #expect(!deniedClient.messages.contains(where: Self.isLocations))
     }

@@ -1,6 +1,7 @@
 import Foundation
 import LocationCore
 import LocationGeodesy
+import LocationProtocol
 import LocationSources
 import Testing
 @testable import LocationEngine

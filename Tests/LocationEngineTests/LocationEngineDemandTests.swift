@@ -1,5 +1,6 @@
 import Foundation
 import LocationCore
+import LocationProtocol
 import LocationSources
 import Testing
 @testable import LocationEngine
@@ -69,7 +70,7 @@ import Testing
         let log = EventLog()
         _ = engine.subscribe(UpdateRequest()) { log.record($0) }
         loop.advance(by: 30)
-        #expect(log.events == [.locationUnknown])
+        #expect(log.events == [.failed(.locationUnknown)])
     }
 
     @Test func lostFixIsReportedOnceAndRecovers() {
@@ -82,9 +83,9 @@ import Testing
         let log = EventLog()
         _ = engine.subscribe(UpdateRequest()) { log.record($0) }
         loop.advance(by: 14.5)
-        #expect(log.count(of: .locationUnknown) == 1)
+        #expect(log.count(of: .failed(.locationUnknown)) == 1)
         #expect(log.fixes.count == 10)
-        let unknownIndex = log.events.firstIndex(of: .locationUnknown)!
+        let unknownIndex = log.events.firstIndex(of: .failed(.locationUnknown))!
         #expect(log.events[..<unknownIndex].count == 5)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import LocationCore
+import LocationProtocol
 import LocationSources
 import Testing
 @testable import LocationEngine

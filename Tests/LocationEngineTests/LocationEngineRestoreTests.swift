@@ -1,6 +1,7 @@
 import Foundation
 import LocationCore
 import LocationEngine
+import LocationProtocol
 import LocationSources
 import Testing
 

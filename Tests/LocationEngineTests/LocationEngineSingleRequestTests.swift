@@ -1,5 +1,6 @@
 import Foundation
 import LocationCore
+import LocationProtocol
 import LocationSources
 import Testing
 @testable import LocationEngine
@@ -53,7 +54,7 @@ import Testing
         loop.advance(by: 9.9)
         #expect(log.events.isEmpty)
         loop.advance(by: 0.2)
-        #expect(log.events == [.locationUnknown, .completed])
+        #expect(log.events == [.failed(.locationUnknown), .completed])
         #expect(!source.running)
     }
 }

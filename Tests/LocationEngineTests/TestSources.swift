@@ -1,6 +1,7 @@
 import Foundation
 import LocationCore
 import LocationEngine
+import LocationProtocol
 import LocationSources
 
 /// A source that calls `script` once per `interval` of loop time while running.
@@ -63,9 +64,9 @@ enum TestFixes {
 
 /// Collects a subscription's events (handlers run inside the virtual loop, on the test's thread).
 final class EventLog: @unchecked Sendable {
-    private(set) var events: [SubscriptionEvent] = []
+    private(set) var events: [StreamEvent] = []
 
-    func record(_ event: SubscriptionEvent) { events.append(event) }
+    func record(_ event: StreamEvent) { events.append(event) }
 
     var fixes: [Fix] {
         events.flatMap { event -> [Fix] in
@@ -74,5 +75,5 @@ final class EventLog: @unchecked Sendable {
         }
     }
 
-    func count(of wanted: SubscriptionEvent) -> Int { events.filter { $0 == wanted }.count }
+    func count(of wanted: StreamEvent) -> Int { events.filter { $0 == wanted }.count }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import LocationCore
 import LocationPersistence
+import LocationProtocol
 import Testing
 
 @Suite struct LastLocationStoreTests {

@@ -1,5 +1,6 @@
 import Foundation
 import LocationPolicy
+import LocationProtocol
 import Testing
 
 @Suite struct AppIdentityResolverTests {

@@ -1,6 +1,7 @@
 import Foundation
 import LocationCore
 import LocationPolicy
+import LocationProtocol
 import Testing
 
 /// Reduced accuracy: quantised in space and time, never the precise position.

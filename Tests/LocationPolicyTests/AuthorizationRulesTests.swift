@@ -1,5 +1,6 @@
 import Foundation
 import LocationPolicy
+import LocationProtocol
 import Testing
 
 /// Apple's authorization rules (checklist §12 items 1, 2, 4, 5) as pure functions.

@@ -1,6 +1,7 @@
 import Foundation
 import LocationCore
 import LocationPolicy
+import LocationProtocol
 import Testing
 
 /// A prompter with a fixed answer that records being asked; it answers on another thread.
@@ -96,16 +97,5 @@ func answers(of prompter: some AuthorizationPrompter, to request: PromptRequest)
             terminal.type("d\n")
             #expect(await answers(of: chain, to: request(app: identity("com.example.other"))) == [.dontAllow])
         }
-    }
-}
-
-@Suite struct PromptAnswerTests {
-    @Test(arguments: [
-        PromptAnswer.allowOnce(precise: true), .allowOnce(precise: false), .allowWhileUsing(precise: true),
-        .allowWhileUsing(precise: false), .dontAllow, .changeToAlways, .keepWhileUsing,
-    ])
-    func codableRoundTrip(answer: PromptAnswer) throws {
-        let data = try JSONEncoder().encode(answer)
-        #expect(try JSONDecoder().decode(PromptAnswer.self, from: data) == answer)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import LocationCore
 import LocationGeodesy
 @testable import LocationSources
+import LocationProtocol
 
 /// Records what a source emits, with the loop time of each emission.
 final class Recorder: Sendable {

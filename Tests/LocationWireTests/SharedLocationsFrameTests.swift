@@ -1,5 +1,6 @@
 import Foundation
 import LocationCore
+import LocationProtocol
 import NIOCore
 import Testing
 @testable import LocationWire
@@ -9,7 +10,7 @@ import Testing
 
     static func encodedAlone(_ stream: UInt32) throws -> ByteBuffer {
         var buffer = ByteBuffer()
-        try WireCodec.encode(DaemonMessage.event(.locations(stream, fixes)), into: &buffer)
+        try WireCodec.encode(DaemonMessage.event(.stream(stream, .locations(fixes))), into: &buffer)
         return buffer
     }
 
@@ -19,7 +20,7 @@ import Testing
             var frame = shared.frame(for: stream)
             #expect(frame == (try Self.encodedAlone(stream)))
             let decoded = try WireCodec.decodeDaemonMessage(try #require(try WireFrameDecoder.nextFrame(from: &frame)))
-            #expect(decoded == .event(.locations(stream, Self.fixes)))
+            #expect(decoded == .event(.stream(stream, .locations(Self.fixes))))
         }
     }
 

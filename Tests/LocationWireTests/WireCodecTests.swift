@@ -2,6 +2,7 @@ import Foundation
 import LocationCore
 import LocationEngine
 import LocationPolicy
+import LocationProtocol
 import LocationService
 import NIOCore
 import Testing
@@ -26,14 +27,14 @@ import Testing
         var noFloor = Self.fix
         noFloor.floor = nil
         noFloor.latitude = -0.0
-        let message = DaemonMessage.event(.locations(7, [Self.fix, noFloor]))
+        let message = DaemonMessage.event(.stream(7, .locations([Self.fix, noFloor])))
         var buffer = ByteBuffer()
         try WireCodec.encode(message, into: &buffer)
         #expect(buffer.readableBytes == 4 + 1 + 4 + 2 + 2 * WireCodec.fixLength)
         #expect(buffer.getInteger(at: 4, as: UInt8.self) == WireCodec.Kind.locations.rawValue)
         let decoded = try Self.roundTrip(message)
         #expect(decoded == message)
-        guard case let .event(.locations(_, fixes)) = decoded else { Issue.record("not locations"); return }
+        guard case let .event(.stream(_, .locations(fixes))) = decoded else { Issue.record("not locations"); return }
         #expect(fixes[1].latitude.sign == .minus)
         #expect(fixes[0].timestamp == Self.fix.timestamp)
     }
@@ -44,10 +45,19 @@ import Testing
             authorization: EffectiveAuthorization(status: .authorizedWhenInUse, accuracy: .reducedAccuracy, servicesEnabled: true)),
         .refused("unsupported protocol version 9"),
         .event(.authorizationRequestInProgress(true)),
-        .event(.failed(3, .denied)),
+        .event(.stream(3, .failed(.denied))),
+        .event(.stream(3, .failed(.locationUnknown))),
+        .event(.stream(3, .paused)), .event(.stream(3, .stationary(true))), .event(.stream(3, .completed)),
+        .event(.stream(3, .sourceFinished)),
+        .event(.authorizationChanged(.notDetermined)),
         .settingsResult(nil),
         .settingsResult(SettingsChangeError("no app x")),
         .apps(AuthorizationDatabase(servicesEnabled: false)),
+        .apps(Self.database),
+        .appsUnavailable(SettingsChangeError("store unreadable")),
+        .agentPrompt(id: 5, PromptRequest(
+            app: AppIdentity(id: "com.example.app", displayName: "Example", executablePath: "/opt/example/app"),
+            kind: .upgradeToAlways, level: .always, usageDescription: "Trails", preciseByDefault: false)),
         .agentPromptWithdrawn(id: 4),
     ])
     func controlMessagesRoundTrip(_ message: DaemonMessage) throws {
@@ -58,7 +68,13 @@ import Testing
         ClientMessage.hello(version: WireProtocol.version),
         .request(.startUpdates(1, UpdateRequest(mode: .live, desiredAccuracy: 10))),
         .settings(.grant(app: "com.example.app", always: true, approximate: false)),
+        .request(.requestAuthorization(.always)), .request(.requestAuthorization(.whenInUse)),
+        .request(.changeUpdates(2, UpdateRequest(mode: .single, distanceFilter: 5, activity: .fitness, pausesAutomatically: false))),
+        .request(.resumeUpdates(3)), .request(.stopUpdates(4)),
+        .settings(.revoke(app: "a")), .settings(.reset(app: "b")), .settings(.resetAll), .settings(.services(enabled: false)),
         .listApps, .registerAgent, .agentAnswer(id: 9, .allowWhileUsing(precise: false)), .agentAnswer(id: 10, nil),
+        .agentAnswer(id: 11, .allowOnce(precise: true)), .agentAnswer(id: 12, .dontAllow),
+        .agentAnswer(id: 13, .changeToAlways), .agentAnswer(id: 14, .keepWhileUsing),
     ])
     func clientMessagesRoundTrip(_ message: ClientMessage) throws {
         var buffer = ByteBuffer()
@@ -70,7 +86,7 @@ import Testing
     @Test func framesArriveWholeWhateverTheChunking() throws {
         var all = ByteBuffer()
         let messages: [DaemonMessage] = [
-            .event(.locations(1, [Self.fix])), .event(.paused(1)), .event(.locations(2, [Self.fix, Self.fix])),
+            .event(.stream(1, .locations([Self.fix]))), .event(.stream(1, .paused)), .event(.stream(2, .locations([Self.fix, Self.fix]))),
         ]
         for message in messages { try WireCodec.encode(message, into: &all) }
         let bytes = Array(all.readableBytesView)
@@ -119,5 +135,92 @@ import Testing
         // A client may not send binary frames.
         let binary = WireFrame(kind: WireCodec.Kind.locations.rawValue, payload: ByteBuffer())
         #expect(throws: WireError.unexpectedKind(2)) { try WireCodec.decodeClientMessage(binary) }
+    }
+
+    static let database = AuthorizationDatabase(servicesEnabled: true, apps: [
+        "com.example.app": AppRecord(
+            status: .authorizedWhenInUse, accuracy: .reducedAccuracy, alwaysRequestUsed: true,
+            allowOnce: ProcessStamp(pid: 42, startTime: 7),
+            temporaryFullAccuracy: TemporaryFullAccuracy(purposeKey: "Trails", expires: Date(timeIntervalSinceReferenceDate: 100)),
+            displayName: "Example", executablePath: "/opt/example/app", updated: Date(timeIntervalSinceReferenceDate: 50)),
+        "/usr/bin/other": AppRecord(status: .denied, displayName: "other", executablePath: "/usr/bin/other",
+                                    updated: Date(timeIntervalSinceReferenceDate: 60)),
+    ])
+
+    /// The JSON is the wire's own: a `type` and named fields, whatever the shared values look like.
+    @Test func controlMessagesAreObjectsWithATypeAndNamedFields() throws {
+        var buffer = ByteBuffer()
+        try WireCodec.encode(ClientMessage.request(.startUpdates(7, UpdateRequest(mode: .live, desiredAccuracy: 10))), into: &buffer)
+        let frame = try #require(try WireFrameDecoder.nextFrame(from: &buffer))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(frame.payload.readableBytesView)) as? [String: Any])
+        #expect(object["type"] as? String == "startUpdates")
+        #expect(object["stream"] as? Int == 7)
+        let update = try #require(object["update"] as? [String: Any])
+        #expect(update["mode"] as? String == "live")
+        #expect(update["desiredAccuracy"] as? Double == 10)
+        #expect(update["activity"] as? Int == 1)
+        #expect(Set(object.keys) == ["type", "stream", "update"], "absent fields are left out")
+    }
+
+    static func clientFrame(_ json: String) -> WireFrame {
+        var payload = ByteBuffer()
+        payload.writeString(json)
+        return WireFrame(kind: WireCodec.Kind.json.rawValue, payload: payload)
+    }
+
+    /// A version-1 client's hello is read as a hello of version 1, so the daemon can refuse it by name.
+    @Test func aVersionOneHelloIsRecognised() throws {
+        #expect(try WireCodec.decodeClientMessage(Self.clientFrame(#"{"hello":{"version":1}}"#)) == .hello(version: 1))
+        #expect(try WireCodec.decodeClientMessage(Self.clientFrame(#"{"type":"hello","version":3}"#)) == .hello(version: 3))
+    }
+
+    @Test(arguments: [
+        #"{"type":"teleport"}"#,
+        #"{"type":"startUpdates","stream":1}"#,
+        #"{"type":"startUpdates","stream":1,"update":{"mode":"warp","desiredAccuracy":1,"distanceFilter":1,"activity":1,"pausesAutomatically":true}}"#,
+        #"{"type":"startUpdates","stream":1,"update":{"mode":"live","desiredAccuracy":1,"distanceFilter":1,"activity":99,"pausesAutomatically":true}}"#,
+        #"{"type":"requestAuthorization","level":"forever"}"#,
+        #"{"type":"settings","change":{"kind":"grant","app":"x"}}"#,
+        #"{"type":"agentAnswer","id":1,"answer":{"kind":"allowOnce"}}"#,
+        #"{"type":"hello"}"#,
+        #"[]"#,
+    ])
+    func incompleteOrUnknownMessagesAreRefused(json: String) {
+        #expect(throws: WireError.self) { try WireCodec.decodeClientMessage(Self.clientFrame(json)) }
+    }
+
+    @Test func unknownEnumeratedValuesFromTheDaemonAreRefused() {
+        for json in [
+            #"{"type":"authorizationChanged","authorization":{"status":9,"accuracy":0,"servicesEnabled":true}}"#,
+            #"{"type":"failed","stream":1,"failure":"meteor"}"#,
+            #"{"type":"welcome","authorization":{"status":0,"accuracy":0,"servicesEnabled":true}}"#,
+        ] {
+            #expect(throws: WireError.self, "\(json)") { try WireCodec.decodeDaemonMessage(Self.clientFrame(json)) }
+        }
+    }
+
+    /// More fixes than one frame holds go out as several frames, in order, each within the limit.
+    @Test func manyFixesAreSplitIntoFramesWithinTheLimit() throws {
+        let count = WireCodec.maximumFixesPerFrame * 2 + 5
+        let fixes = (0..<count).map { index in
+            var fix = Self.fix
+            fix.latitude = Double(index) / 1000
+            return fix
+        }
+        var buffer = ByteBuffer()
+        try WireCodec.encode(DaemonMessage.event(.stream(4, .locations(fixes))), into: &buffer)
+        var decoded: [Fix] = []
+        var frames = 0
+        while let frame = try WireFrameDecoder.nextFrame(from: &buffer) {
+            frames += 1
+            #expect(frame.payload.readableBytes + 1 <= WireProtocol.maximumFrameLength)
+            guard case let .event(.stream(4, .locations(part))) = try WireCodec.decodeDaemonMessage(frame) else {
+                Issue.record("not a locations frame of stream 4")
+                return
+            }
+            decoded += part
+        }
+        #expect(frames == 3)
+        #expect(decoded == fixes)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import LocationCore
 import LocationDaemonClient
 import LocationPolicy
+import LocationProtocol
 import Testing
 @testable import locationctl
 

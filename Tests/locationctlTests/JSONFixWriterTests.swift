@@ -1,6 +1,7 @@
 import Foundation
 import LocationCore
 @testable import locationctl
+import LocationProtocol
 import Testing
 
 /// The hand-written JSON writer against Foundation's formatting and parsing.

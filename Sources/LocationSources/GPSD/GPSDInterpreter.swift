@@ -1,5 +1,6 @@
 import Foundation
 import LocationCore
+import LocationProtocol
 import Logging
 
 /// gpsd's report stream turned into source events: pure logic, fed line by line inside the loop.

@@ -1,6 +1,7 @@
 import Foundation
 import LocationCore
 import LocationNMEA
+import LocationProtocol
 
 /// `NMEAFix` → `Fix`, with the decoder's accuracy model (`NMEAAccuracy`).
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import LocationCore
 import LocationPolicy
+import LocationProtocol
 import LocationService
 
 /// A fresh directory with a short path (Unix socket paths are limited to 107 bytes).
@@ -44,7 +45,7 @@ final class EventRecorder: Sendable {
     /// Every fix delivered, in order.
     var fixes: [Fix] {
         events.flatMap { event -> [Fix] in
-            if case let .locations(_, fixes) = event { return fixes }
+            if case let .stream(_, .locations(fixes)) = event { return fixes }
             return []
         }
     }

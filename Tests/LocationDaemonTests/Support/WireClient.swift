@@ -1,6 +1,7 @@
 import Foundation
 import LocationCore
 import LocationPolicy
+import LocationProtocol
 import LocationService
 import LocationWire
 import NIOCore
@@ -97,7 +98,7 @@ final class WireClient: @unchecked Sendable {
     /// Every fix received in `locations` frames.
     var fixes: [Fix] {
         messages.flatMap { message -> [Fix] in
-            if case let .event(.locations(_, fixes)) = message { return fixes }
+            if case let .event(.stream(_, .locations(fixes))) = message { return fixes }
             return []
         }
     }

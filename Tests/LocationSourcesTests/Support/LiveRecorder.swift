@@ -1,6 +1,7 @@
 import Foundation
 import LocationCore
 @testable import LocationSources
+import LocationProtocol
 
 /// Records what a source emits on a real-time loop, with the wall-clock time of each event, and checks
 /// that every emission happens inside the loop.

@@ -1,9 +1,7 @@
-import Foundation
-import LocationCore
 
 /// What one client wants from the engine. Field meanings and sentinels follow `CLLocationManager`.
-public struct UpdateRequest: Sendable, Equatable, Codable {
-    public enum Mode: Sendable, Equatable, Codable {
+public struct UpdateRequest: Sendable, Equatable {
+    public enum Mode: Sendable, Equatable {
         /// `startUpdatingLocation()`: fixes until stopped; may pause automatically.
         case continuous
         /// `requestLocation()`: one fix at the desired accuracy, or `locationUnknown` on timeout.
@@ -13,7 +11,7 @@ public struct UpdateRequest: Sendable, Equatable, Codable {
     }
 
     /// Activity types with `CLActivityType`'s raw values.
-    public enum Activity: Int, Sendable, Codable {
+    public enum Activity: Int, Sendable {
         case other = 1
         case automotiveNavigation = 2
         case fitness = 3
@@ -42,20 +40,4 @@ public struct UpdateRequest: Sendable, Equatable, Codable {
 
     /// The accuracy a source must reach to satisfy this request, metres (0 = the best available).
     public var requiredAccuracy: Double { desiredAccuracy > 0 ? desiredAccuracy : 0 }
-}
-
-/// What the engine tells one subscriber.
-public enum SubscriptionEvent: Sendable, Equatable {
-    /// New fixes, oldest first (never empty).
-    case locations([Fix])
-    /// No position right now; transient — the engine keeps trying.
-    case locationUnknown
-    /// Continuous mode paused because the device stopped moving; the subscriber must resume it.
-    case paused
-    /// Live mode: the device became stationary (`true`) or started moving again (`false`).
-    case stationary(Bool)
-    /// A single request has been answered (after its fix or its `locationUnknown`).
-    case completed
-    /// The source has no more data (a replayed file ended).
-    case sourceFinished
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Mirrors `CLAuthorizationStatus` (same raw values) without depending on the API layer.
-public enum AuthorizationStatus: Int32, Sendable, Codable, CaseIterable {
+public enum AuthorizationStatus: Int32, Sendable, CaseIterable {
     case notDetermined = 0
     case restricted = 1
     case denied = 2
@@ -12,20 +12,20 @@ public enum AuthorizationStatus: Int32, Sendable, Codable, CaseIterable {
 }
 
 /// Mirrors `CLAccuracyAuthorization` (same raw values).
-public enum AccuracyAuthorization: Int, Sendable, Codable {
+public enum AccuracyAuthorization: Int, Sendable {
     case fullAccuracy = 0
     case reducedAccuracy = 1
 }
 
 /// The level an app asks for.
-public enum AuthorizationLevel: String, Sendable, Codable {
+public enum AuthorizationLevel: String, Sendable {
     case whenInUse
     case always
 }
 
 /// Identifies a running process, so that "Allow Once" can end when that process ends.
 /// The start time (clock ticks since boot, from /proc/PID/stat) guards against pid reuse.
-public struct ProcessStamp: Sendable, Codable, Hashable {
+public struct ProcessStamp: Sendable, Hashable {
     public var pid: Int32
     public var startTime: UInt64
 
@@ -37,7 +37,7 @@ public struct ProcessStamp: Sendable, Codable, Hashable {
 
 /// A one-time grant of precise location to an app whose user chose approximate location
 /// (`requestTemporaryFullAccuracyAuthorization(withPurposeKey:)`). It lasts until `expires`.
-public struct TemporaryFullAccuracy: Sendable, Codable, Equatable {
+public struct TemporaryFullAccuracy: Sendable, Equatable {
     /// The key of the purpose string in the app's `NSLocationTemporaryUsageDescriptionDictionary`.
     public var purposeKey: String
     public var expires: Date
@@ -49,7 +49,7 @@ public struct TemporaryFullAccuracy: Sendable, Codable, Equatable {
 }
 
 /// What the store remembers about one app.
-public struct AppRecord: Sendable, Codable, Equatable {
+public struct AppRecord: Sendable, Equatable {
     /// The user's decision. `.notDetermined` is never stored for long: resetting removes the record.
     public var status: AuthorizationStatus
     public var accuracy: AccuracyAuthorization
@@ -82,7 +82,7 @@ public struct AppRecord: Sendable, Codable, Equatable {
 }
 
 /// Everything the authorization store holds for one user.
-public struct AuthorizationDatabase: Sendable, Codable, Equatable {
+public struct AuthorizationDatabase: Sendable, Equatable {
     /// The device-wide Location Services switch.
     public var servicesEnabled: Bool
     /// Keyed by `AppIdentity.id`.
@@ -96,7 +96,7 @@ public struct AuthorizationDatabase: Sendable, Codable, Equatable {
 
 /// What an app is allowed right now, after the global switch, Allow Once expiry and temporary full
 /// accuracy are applied.
-public struct EffectiveAuthorization: Sendable, Codable, Equatable {
+public struct EffectiveAuthorization: Sendable, Equatable {
     public var status: AuthorizationStatus
     public var accuracy: AccuracyAuthorization
     public var servicesEnabled: Bool
@@ -112,7 +112,7 @@ public struct EffectiveAuthorization: Sendable, Codable, Equatable {
 }
 
 /// Who an app is: the bundle identifier from its Info.plist, else its executable path.
-public struct AppIdentity: Sendable, Codable, Hashable {
+public struct AppIdentity: Sendable, Hashable {
     public var id: String
     public var displayName: String
     public var executablePath: String
@@ -125,7 +125,7 @@ public struct AppIdentity: Sendable, Codable, Hashable {
 }
 
 /// The location-related keys of an app's Info.plist.
-public struct AppInfo: Sendable, Codable, Equatable {
+public struct AppInfo: Sendable, Equatable {
     public var bundleIdentifier: String?
     public var displayName: String?
     public var whenInUseUsageDescription: String?

@@ -1,0 +1,24 @@
+/// A client's stream of updates within its connection (a manager's standard service, one
+/// `liveUpdates()` iteration, …).
+public typealias StreamID = UInt32
+
+/// Everything a client can ask the service. The same values travel in-process and, for
+/// `locationd`, over its Unix socket (where `LocationWire` gives each its explicit encoding).
+public enum ClientRequest: Sendable, Equatable {
+    case requestAuthorization(AuthorizationLevel)
+    case startUpdates(StreamID, UpdateRequest)
+    case changeUpdates(StreamID, UpdateRequest)
+    /// Ends an automatic pause (the app called `startUpdatingLocation()` again).
+    case resumeUpdates(StreamID)
+    case stopUpdates(StreamID)
+}
+
+/// Everything the service tells a client.
+public enum ServiceEvent: Sendable, Equatable {
+    /// The app's authorization changed (also the first event after connecting).
+    case authorizationChanged(EffectiveAuthorization)
+    /// A prompt for this app is waiting for an answer (`true`), or no longer is (`false`).
+    case authorizationRequestInProgress(Bool)
+    /// An event of one of the client's streams.
+    case stream(StreamID, StreamEvent)
+}

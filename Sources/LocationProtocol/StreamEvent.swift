@@ -1,0 +1,27 @@
+/// Everything a stream of updates can tell its client: one type from the engine to the API.
+///
+/// The engine produces these for each subscription, the service forwards them (after applying the
+/// app's authorization) as ``ServiceEvent/stream(_:_:)``, the wire carries them, and the API turns
+/// them into delegate callbacks or `CLLocationUpdate`s. A new kind of update is a new case here.
+public enum StreamEvent: Sendable, Equatable {
+    /// New fixes, oldest first (never empty).
+    case locations([Fix])
+    /// The stream cannot deliver right now.
+    case failed(StreamFailure)
+    /// Continuous mode paused because the device stopped moving; the client must resume it.
+    case paused
+    /// Live mode: the device became stationary (`true`) or started moving again (`false`).
+    case stationary(Bool)
+    /// A single request has been answered (after its fix or its failure); the stream is gone.
+    case completed
+    /// The source has no more data (a replayed file ended).
+    case sourceFinished
+}
+
+/// Why a stream cannot deliver right now; maps to `CLError.Code`.
+public enum StreamFailure: String, Sendable, Equatable, CaseIterable {
+    /// No position right now; transient — the engine keeps trying.
+    case locationUnknown
+    /// The app is not authorized.
+    case denied
+}
