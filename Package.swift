@@ -121,7 +121,7 @@ let package = Package(
         .testTarget(name: "LocationGeodesyTests", dependencies: ["LocationGeodesy", "SeededRandom"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "LocationNMEATests", dependencies: ["LocationNMEA", "SeededRandom"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "LocationSourcesTests", dependencies: ["LocationProtocol", "LocationSources", "LocationCore", "LocationGeodesy", "SeededRandom"],
+        .testTarget(name: "LocationSourcesTests", dependencies: ["LocationNMEA", "LocationProtocol", "LocationSources", "LocationCore", "LocationGeodesy", "SeededRandom"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "LocationEngineTests", dependencies: ["LocationGeodesy", "LocationProtocol", "LocationEngine", "LocationSources", "LocationCore"]),
         .testTarget(name: "LocationPolicyTests", dependencies: ["LocationProtocol", 
@@ -158,3 +158,10 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Every module a file uses must be imported by that file, and so declared above (SE-0444): the
+// compiler, not luck in build order, keeps the dependency graph true. `scripts/check-imports.py`
+// checks the declarations against the imports.
+for target in package.targets where target.name != "CLinuxEpoll" {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}

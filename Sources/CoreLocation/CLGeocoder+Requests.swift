@@ -1,5 +1,6 @@
 import Dispatch
 import LocationCore
+import LocationPlaces
 import Logging
 
 // How a request travels: submitted (replacing a pending one), looked up on the geocoder's queue,

@@ -1,4 +1,5 @@
 import LocationCore
+import LocationProtocol
 import LocationWire
 import NIOCore
 

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import LocationCore
 import LocationEngine
+import LocationProtocol
 import Logging
 
 /// Restores the engine's last known fix at start and saves the newest one at most every `interval`

@@ -1,5 +1,6 @@
 import LocationCore
 import LocationEngine
+import LocationService
 import Logging
 import NIOCore
 

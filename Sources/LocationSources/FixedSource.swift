@@ -1,6 +1,7 @@
 import Foundation
 import LocationCore
 import LocationProtocol
+import Logging
 
 /// A device that never moves: the same point once per second of loop time.
 ///

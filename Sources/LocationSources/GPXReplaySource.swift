@@ -1,6 +1,7 @@
 import Foundation
 import LocationCore
 import LocationGeodesy
+import Logging
 
 /// Replays a GPX file as a moving device: one fix per second of simulated time, then `.finished`.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import LocationCore
+import Logging
 
 /// Plays a `TimedTrack` on an engine loop: one fix per second of *simulated* time.
 ///

@@ -2,6 +2,7 @@
 import CLinuxEpoll
 import Glibc
 import Foundation
+import LocationProtocol
 import LocationWire
 import NIOCore
 

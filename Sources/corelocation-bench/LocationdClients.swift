@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CLinuxEpoll
 import Foundation
 import LocationWire
 import NIOCore

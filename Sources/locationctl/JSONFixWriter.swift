@@ -1,3 +1,4 @@
+import FoundationEssentials
 import LocationCore
 import LocationNMEA
 import LocationProtocol

@@ -2,6 +2,7 @@ import CoreLocation
 import CoreLocationTesting
 import Foundation
 import LocationPolicy
+import LocationProtocol
 import Testing
 
 /// Checklist §12 items 1–5: authorization requests and changes.

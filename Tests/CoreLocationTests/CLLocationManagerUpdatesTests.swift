@@ -2,6 +2,7 @@ import CoreLocation
 import CoreLocationTesting
 import Foundation
 import LocationCore
+import LocationEngine
 import LocationPolicy
 import LocationProtocol
 import LocationSources

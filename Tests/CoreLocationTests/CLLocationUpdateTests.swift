@@ -1,7 +1,10 @@
 import CoreLocation
 import CoreLocationTesting
 import Foundation
+import LocationCore
+import LocationEngine
 import LocationPolicy
+import LocationProtocol
 import Testing
 
 /// `CLLocationUpdate.liveUpdates()` and its diagnostic flags.

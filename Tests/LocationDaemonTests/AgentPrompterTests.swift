@@ -3,6 +3,7 @@ import LocationCore
 import LocationPolicy
 import LocationProtocol
 import LocationWire
+import Logging
 import Testing
 @testable import LocationDaemon
 

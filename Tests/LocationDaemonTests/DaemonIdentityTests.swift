@@ -5,6 +5,7 @@ import LocationProtocol
 import LocationService
 import LocationSources
 import LocationWire
+import Logging
 import Testing
 @testable import LocationDaemon
 

@@ -7,6 +7,7 @@ import LocationProtocol
 import LocationService
 import LocationSources
 import LocationWire
+import Logging
 import Testing
 @testable import LocationDaemon
 

@@ -1,3 +1,4 @@
+import Foundation
 import LocationNMEA
 import Testing
 import SeededRandom

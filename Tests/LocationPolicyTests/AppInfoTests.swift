@@ -1,6 +1,7 @@
 import Foundation
 import LocationPolicy
 import LocationProtocol
+import Logging
 import Testing
 
 @Suite struct AppInfoTests {

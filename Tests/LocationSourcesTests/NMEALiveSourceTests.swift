@@ -1,5 +1,7 @@
 import Foundation
 import LocationCore
+import LocationNMEA
+import LocationProtocol
 import Testing
 @testable import LocationSources
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import Foundation
 import LocationCore
+import LocationProtocol
 import Testing
 @testable import LocationSources
 

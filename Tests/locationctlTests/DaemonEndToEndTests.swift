@@ -1,6 +1,7 @@
 import Foundation
 import LocationDaemonClient
 import LocationPolicy
+import LocationProtocol
 import Testing
 
 /// Issue #4's acceptance: a real `locationd` on a temporary socket and several real app processes.

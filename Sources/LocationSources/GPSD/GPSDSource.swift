@@ -1,5 +1,6 @@
 import Foundation
 import LocationCore
+import Logging
 
 /// Positions from gpsd, the Linux GPS daemon, over its JSON protocol (TCP, default 127.0.0.1:2947).
 ///

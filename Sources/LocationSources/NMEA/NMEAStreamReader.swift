@@ -1,6 +1,7 @@
 import Foundation
 import LocationCore
 import LocationNMEA
+import Logging
 
 /// A live NMEA stream (serial device, TCP, standard input) decoded as it comes.
 ///

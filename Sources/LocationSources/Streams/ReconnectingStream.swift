@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import LocationCore
+import Logging
 
 /// A byte stream that reopens itself: opens its endpoint, reads it, and when the device disappears or
 /// the connection fails or closes, reports it and tries again after a `Backoff` delay (reset once a

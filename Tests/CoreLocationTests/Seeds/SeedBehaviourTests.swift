@@ -1,7 +1,9 @@
 import CoreLocation
 import CoreLocationTesting
 import Foundation
+import LocationCore
 import LocationPolicy
+import LocationProtocol
 import Testing
 
 /// The seeds' code behaves as the seeds describe.
