@@ -5,7 +5,7 @@ import LocationPolicy
 /// A client's end of a connection to the service: send requests, receive events.
 ///
 /// This is the transport-neutral face the `CoreLocation` module talks to; the in-process
-/// transport implements it directly and `locationd`'s socket transport will implement it too.
+/// transport implements it directly, and `DaemonConnection` (`LocationDaemonClient`) over `locationd`'s socket.
 public protocol ClientConnection: AnyObject, Sendable {
     /// The app's authorization at the moment the connection was made.
     var initialAuthorization: EffectiveAuthorization { get }
@@ -13,7 +13,7 @@ public protocol ClientConnection: AnyObject, Sendable {
     func close()
 }
 
-/// Someone who can open connections: the in-process service, or later a `locationd` client.
+/// Someone who can open connections: the in-process service, or `DaemonServiceProvider` for `locationd`.
 public protocol LocationServiceProvider: AnyObject, Sendable {
     func connect(
         app: AppIdentity, info: AppInfo, process: ProcessStamp,
