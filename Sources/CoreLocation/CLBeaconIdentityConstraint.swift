@@ -1,8 +1,8 @@
 /// The identity of the beacons to range or monitor: a UUID, and optionally major and minor values.
 ///
 /// A `nil` major or minor is a wildcard that matches any value. Equal (and hashing equally) when
-/// UUID, major and minor are all equal, so a `Set<CLBeaconIdentityConstraint>` (such as the
-/// manager's `rangedBeaconConstraints`) holds each identity once.
+/// UUID, major and minor are all equal, so a `Set<CLBeaconIdentityConstraint>` holds each identity
+/// once.
 open class CLBeaconIdentityConstraint: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
     private let _uuid: UUID
     private let _major: CLBeaconMajorValue?

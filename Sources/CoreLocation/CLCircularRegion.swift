@@ -4,8 +4,9 @@
 open class CLCircularRegion: CLRegion {
     /// A region of `radius` metres around `center`.
     ///
-    /// The radius is kept as given; the location manager rejects radii above
-    /// `maximumRegionMonitoringDistance` when monitoring starts, as on Apple platforms.
+    /// The radius is kept as given. (Apple's location manager rejects radii above
+    /// `maximumRegionMonitoringDistance` when monitoring starts; region monitoring is not
+    /// available on Linux yet.)
     public init(center: CLLocationCoordinate2D, radius: CLLocationDistance, identifier: String) {
         super.init(identifier: identifier, circle: Circle(center: center, radius: radius))
     }

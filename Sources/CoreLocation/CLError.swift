@@ -29,7 +29,8 @@ public struct CLError: _BridgedStoredNSError, Sendable {
 
     public static var _nsErrorDomain: String { kCLErrorDomain }
 
-    /// Core Location error codes; raw values match Apple's headers (corelocation-api.md §7.7).
+    /// Core Location error codes; raw values match Apple's headers (`rangingUnavailable` is 16,
+    /// `rangingFailure` 17: some bindings list them the other way round).
     public enum Code: Int, _ErrorCodeProtocol, Sendable {
         public typealias _ErrorType = CLError
 

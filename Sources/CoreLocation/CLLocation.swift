@@ -188,8 +188,9 @@ open class CLLocation: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable 
 
     /// The distance in metres to another location along the WGS 84 ellipsoid; altitude is ignored.
     ///
-    /// NOTE: Apple documents a "great-circle" arc and its platforms disagree with each other by
-    /// up to 0.4 % (field notes). We specify the ellipsoidal geodesic (Karney), the accurate answer.
+    /// NOTE: Apple documents a "great-circle" arc, and Apple's platforms disagree with each other
+    /// by up to 0.4 % on the same pair of points. We specify the ellipsoidal geodesic (Karney), the
+    /// accurate answer.
     open func distance(from location: CLLocation) -> CLLocationDistance {
         let a = coordinate, b = location.coordinate
         return Geodesic.wgs84.distance(

@@ -25,9 +25,9 @@ public struct CLLocationCoordinate2D: Sendable, BitwiseCopyable {
 
 /// The "no coordinate" sentinel: (−180, −180).
 ///
-/// NOTE: Apple does not document the value; (−180, −180) is what Apple platforms print for it
-/// (corelocation-api.md §1.2, §14 item 2). Latitude −180 makes it fail
-/// `CLLocationCoordinate2DIsValid`, which is what code actually relies on.
+/// NOTE: Apple does not document the value; (−180, −180) is what Apple platforms print for it.
+/// Latitude −180 makes it fail `CLLocationCoordinate2DIsValid`, which is what code actually
+/// relies on.
 public let kCLLocationCoordinate2DInvalid = CLLocationCoordinate2D(latitude: -180, longitude: -180)
 
 /// Makes a coordinate; the C-style spelling that older code uses.

@@ -3,9 +3,9 @@ import LocationPlaces
 /// A place: its name, administrative areas, country, time zone, coordinate and extent.
 ///
 /// Apps receive placemarks from `CLGeocoder`. On Linux they come from the offline places database,
-/// which knows populated places, first- and second-level subdivisions, countries and water bodies,
-/// so the street-level fields `thoroughfare`, `subThoroughfare`, `subLocality` and `postalCode`
-/// are always `nil`, and so is `areasOfInterest`.
+/// which knows populated places, first-level subdivisions, countries and water bodies, so the
+/// street-level fields `thoroughfare`, `subThoroughfare`, `subLocality` and `postalCode` are always
+/// `nil`, and so are `subAdministrativeArea` and `areasOfInterest`.
 ///
 /// NOTE: `postalAddress` (a `CNPostalAddress`) and `init(location:name:postalAddress:)` do not exist
 /// on Linux: there is no Contacts framework. `addressDictionary` carries the same fields.
@@ -117,7 +117,7 @@ open class CLPlacemark: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable
     /// The first-level subdivision: state, province, Land, région.
     open var administrativeArea: String? { fields.administrativeArea }
 
-    /// The second-level subdivision (county, district), where the database knows it.
+    /// The second-level subdivision (county, district). Always `nil` offline: the database has none.
     open var subAdministrativeArea: String? { fields.subAdministrativeArea }
 
     /// The postal code. Always `nil` offline.

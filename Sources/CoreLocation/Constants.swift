@@ -1,6 +1,6 @@
 // Core Location's numeric constants. Apple does not document their values; these match the
-// values apps observe on Apple platforms (corelocation-api.md §1.2), so code that compares
-// against literals or prints them behaves the same.
+// values apps observe on Apple platforms (and that header-derived bindings agree on), so code
+// that compares against literals or prints them behaves the same.
 
 /// Report every movement, however small (the default `distanceFilter`).
 public let kCLDistanceFilterNone: CLLocationDistance = -1
@@ -35,6 +35,6 @@ public let kCLLocationAccuracyThreeKilometers: CLLocationAccuracy = 3000
 /// The accuracy an app gets under approximate ("reduced") location authorization.
 ///
 /// Treat it as an opaque large positive sentinel: compare against the constant, not a literal.
-/// NOTE: Apple does not document the value. 6,380,000 m is what two independent codebases
-/// hard-code (corelocation-api.md §1.2, §14 item 1); it is unverified against a real device.
+/// NOTE: Apple does not document the value. 6,380,000 m is what two independent third-party
+/// codebases hard-code; it is unverified against a real device.
 public let kCLLocationAccuracyReduced: CLLocationAccuracy = 6_380_000

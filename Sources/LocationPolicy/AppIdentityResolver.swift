@@ -31,7 +31,7 @@ public struct ResolvedApp: Sendable, Equatable {
 /// The Info.plist comes from `Bundle.main.infoDictionary` when there is one (on Linux, corelibs Foundation
 /// reads `Info.plist` next to the symlink-resolved executable: verified with Swift 6.3.1), else from the
 /// file named by the environment variable `CORELOCATION_INFO_PLIST`. That variable is honoured only by the
-/// in-process engine: a process can set it to anything, so the location daemon will ignore it and identify
+/// in-process engine: a process can set it to anything, so the location daemon ignores it and identifies
 /// clients by what the kernel says about them.
 ///
 /// The identity id is the bundle identifier, else the resolved executable path. The display name is

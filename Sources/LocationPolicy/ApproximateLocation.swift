@@ -5,10 +5,11 @@ import LocationProtocol
 /// Reduced ("approximate") accuracy, applied inside the service so precise data never reaches
 /// an app that may only see an approximate location.
 ///
-/// Following Apple's description (field notes; WWDC20): the location is *quantised* to fixed
-/// cells a few kilometres wide — not noise, which averaging would defeat — and it changes only when
-/// the device crosses into another cell, at most a few times per hour. Altitude, speed and course
-/// are withheld. (A later issue replaces the plain grid with population-aware regions.)
+/// Following Apple's description of approximate location: the location is *quantised*
+/// to fixed cells a few kilometres wide — not noise, which averaging would defeat — and it changes
+/// only when the device crosses into another cell, at most a few times per hour. Altitude, speed and
+/// course are withheld. The cells are a plain latitude/longitude grid; Apple's regions also follow
+/// population, these do not.
 public struct ApproximateLocation: Sendable {
     /// Cell height, degrees of latitude (≈ 5.6 km).
     public static let cellDegrees = 0.05

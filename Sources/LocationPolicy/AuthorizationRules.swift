@@ -13,9 +13,10 @@ public enum AuthorizationRequestOutcome: Sendable, Equatable {
 
 /// Apple's authorization rules as pure functions, shared by the in-process engine and `locationd`.
 ///
-/// Sources: checklist §12 items 1–5 (`requestWhenInUseAuthorization()` only from `.notDetermined`;
-/// `requestAlwaysAuthorization()` from `.notDetermined` or once from `.authorizedWhenInUse`, never
-/// after Allow Once; usage-description keys required; the global switch wins over everything).
+/// The rules, as Apple documents them: `requestWhenInUseAuthorization()` acts only from
+/// `.notDetermined`; `requestAlwaysAuthorization()` from `.notDetermined`, or once from
+/// `.authorizedWhenInUse`, never after Allow Once; the usage-description keys are required; the
+/// device-wide Location Services switch wins over everything.
 public enum AuthorizationRules {
     public static func evaluate(
         _ level: AuthorizationLevel, app: AppIdentity, info: AppInfo,

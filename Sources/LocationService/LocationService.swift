@@ -8,7 +8,7 @@ import Logging
 /// The location service: one engine shared by every connected app, with each app's authorization
 /// enforced here — before any location leaves the service — never in the app.
 ///
-/// The same class runs in-process (the embedded default) and, later, inside `locationd`.
+/// The same class runs in-process (when no `locationd` is found) and inside `locationd` (one per user).
 /// All state is confined to the engine's loop.
 public final class LocationService: LocationServiceProvider, @unchecked Sendable {
     public let engine: LocationEngine

@@ -1,7 +1,7 @@
 import Foundation
 import LocationCore
 
-/// Which sources an app's in-process engine (and later `locationd`) runs, so that an app using
+/// Which sources an app's in-process engine (and `locationd`, without `--source`) runs, so that an app using
 /// `CLLocationManager` gets real fixes without code changes.
 ///
 /// First match wins:

@@ -14,7 +14,7 @@ import Testing
         #expect(exact.major == 7 && exact.minor == 65535)
     }
 
-    // Checklist §12 item 28: UUID required, nil major/minor are wildcards.
+    // Apple's rule: the UUID must match; a nil major or minor is a wildcard.
     @Test func wildcards() {
         let any = CLBeaconIdentityConstraint(uuid: uuid)
         #expect(any.matches(uuid: uuid, major: 1, minor: 2))

@@ -24,7 +24,7 @@ import Testing
         #expect(fromConstraint.major?.intValue == 1 && fromConstraint.minor?.intValue == 2)
     }
 
-    // Checklist §12 item 27.
+    // Apple's defaults: notifyEntryStateOnDisplay false, notifyOnEntry and notifyOnExit true.
     @Test func notifyEntryStateOnDisplayDefaultsToFalse() {
         let region = CLBeaconRegion(uuid: uuid, identifier: "r")
         #expect(!region.notifyEntryStateOnDisplay)

@@ -3,7 +3,7 @@ import Foundation
 import LocationPlaces
 import Testing
 
-/// Checklist §9.1 and §12 items 37–38: `CLGeocoder`'s threading, cancellation and error semantics,
+/// `CLGeocoder`'s threading, cancellation and error semantics, as Apple documents them,
 /// with a scripted backend (one that blocks makes "pending" deterministic).
 @Suite(.timeLimit(.minutes(1))) struct CLGeocoderTests {
     @Test func completionRunsOnTheMainThreadAndTheLookupOffTheCallersThread() async throws {

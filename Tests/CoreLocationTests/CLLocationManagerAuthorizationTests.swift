@@ -5,7 +5,10 @@ import LocationPolicy
 import LocationProtocol
 import Testing
 
-/// Checklist §12 items 1–5: authorization requests and changes.
+/// Authorization requests and changes, by Apple's documented rules: the delegate hears the status
+/// right after creation and on every change; When-In-Use is asked only from `.notDetermined`, Always
+/// once more from `.authorizedWhenInUse`; missing usage descriptions fail at once; the device-wide
+/// switch wins.
 @Suite struct CLLocationManagerAuthorizationTests {
     @Test func delegateIsToldTheStatusRightAfterCreation() throws {
         let world = try LocationTestHarness(source: "fixed:52.52,13.405")
@@ -49,7 +52,7 @@ import Testing
             #expect(world.prompter.requests.count == 1)
             #expect(world.prompter.requests.first?.usageDescription == "Shows where you are.")
 
-            // §12.1: once determined, the request does nothing and calls nothing.
+            // Once determined, the request does nothing and calls nothing.
             delegate.clear()
             manager.requestWhenInUseAuthorization()
             world.settle()

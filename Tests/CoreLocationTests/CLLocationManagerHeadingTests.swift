@@ -2,7 +2,8 @@ import CoreLocation
 import CoreLocationTesting
 import Testing
 
-/// Checklist §12 items 29–30 on a device without heading hardware.
+/// Apple's heading rules on a device without heading hardware: starting updates has no effect and
+/// delivers nothing; `.unknown`, `.faceUp` and `.faceDown` orientations are ignored.
 @Suite struct CLLocationManagerHeadingTests {
     @Test func headingDefaultsAndOrientationRules() throws {
         let world = try LocationTestHarness(source: "fixed:1,2")

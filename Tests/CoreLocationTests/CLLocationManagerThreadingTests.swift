@@ -8,7 +8,7 @@ import LocationService
 import LocationSources
 import Testing
 
-/// Checklist §12 item 17: callbacks arrive on the run loop of the thread that created the manager,
+/// Callbacks arrive on the run loop of the thread that created the manager (Apple's rule),
 /// here with the real-time engine, a real thread and its running `RunLoop`.
 @Suite struct CLLocationManagerThreadingTests {
     @Test(.timeLimit(.minutes(1)))

@@ -8,7 +8,8 @@ import LocationProtocol
 import LocationSources
 import Testing
 
-/// Checklist §12 items 11–17 and 20: the standard location service.
+/// The standard location service: defaults, start/stop, distance filter, a cached first fix,
+/// `requestLocation()`, transient errors, automatic pausing, approximate locations.
 @Suite struct CLLocationManagerUpdatesTests {
     /// A world whose app is already authorized (While Using, precise).
     private func authorizedWorld(_ spec: String, speed: Double = 1) throws -> LocationTestHarness {

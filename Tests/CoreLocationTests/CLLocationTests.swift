@@ -7,7 +7,7 @@ import Testing
     let cupertino = CLLocationCoordinate2D(latitude: 37.33233141, longitude: -122.03121860)
     let date = Date(timeIntervalSince1970: 1_700_000_000)
 
-    // Checklist §12 item 33.
+    // Apple's documented defaults of init(latitude:longitude:).
     @Test func twoArgumentInitializerDefaults() {
         let before = Date()
         let location = CLLocation(latitude: 48.8566, longitude: 2.3522)
@@ -77,7 +77,7 @@ import Testing
         #expect(ten.floor == nil)
     }
 
-    // Checklist §12 item 34.
+    // verticalAccuracy ≤ 0 invalidates both altitudes; ellipsoidalAltitude then reads 0.
     @Test(arguments: [0.0, -1.0, -0.001])
     func ellipsoidalAltitudeIsZeroWhenVerticalAccuracyIsNotPositive(verticalAccuracy: Double) {
         let location = CLLocation(
@@ -105,7 +105,7 @@ import Testing
         #expect(location.speedAccuracy < 0 && location.courseAccuracy < 0)
     }
 
-    // Checklist §12 item 35.
+    // distance(from:) is measured on the surface; altitude is ignored.
     @Test func distanceIsZeroToItself() {
         let a = CLLocation(latitude: 51.5074, longitude: -0.1278)
         #expect(a.distance(from: a) == 0)

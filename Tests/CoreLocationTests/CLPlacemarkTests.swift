@@ -3,7 +3,7 @@ import Foundation
 import LocationPlaces
 import Testing
 
-/// Checklist §9.2: `CLPlacemark`'s values from a places-database answer, copying, coding.
+/// `CLPlacemark`'s values from a places-database answer, copying, coding.
 @Suite struct CLPlacemarkTests {
     private func berlin(locale: String = "en_US") -> CLPlacemark {
         CLPlacemark(place: .berlin, locale: Locale(identifier: locale), timestamp: Date(timeIntervalSince1970: 1_700_000_000))

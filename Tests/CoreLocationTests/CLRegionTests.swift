@@ -4,7 +4,7 @@ import Testing
 @Suite struct CLRegionTests {
     let center = CLLocationCoordinate2D(latitude: 37.33233141, longitude: -122.03121860)
 
-    // Checklist §12 item 27.
+    // Apple's defaults: notifyOnEntry and notifyOnExit are true.
     @Test func notifyDefaultsAreTrue() {
         let regions: [CLRegion] = [
             CLRegion(),

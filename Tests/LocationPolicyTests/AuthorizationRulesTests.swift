@@ -3,7 +3,8 @@ import LocationPolicy
 import LocationProtocol
 import Testing
 
-/// Apple's authorization rules (checklist §12 items 1, 2, 4, 5) as pure functions.
+/// Apple's authorization rules as pure functions: When-In-Use only from `.notDetermined`, Always
+/// once more from When-In-Use, usage descriptions required, the device-wide switch first.
 @Suite struct AuthorizationRulesTests {
     let app = AppIdentity(id: "com.example.app", displayName: "App", executablePath: "/usr/bin/app")
     let info = AppInfo(

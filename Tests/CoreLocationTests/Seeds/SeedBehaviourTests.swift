@@ -6,7 +6,7 @@ import LocationPolicy
 import LocationProtocol
 import Testing
 
-/// The seeds' code behaves as the seeds describe.
+/// The app code of `SeedCode.swift` behaves as the articles it comes from describe.
 @Suite struct SeedBehaviourTests {
     @Test func dataManagerAsksWhenNotDeterminedAndEnablesFeaturesWhenAllowed() throws {
         let world = try LocationTestHarness(source: "sim:walk", answer: .allowWhileUsing(precise: true))

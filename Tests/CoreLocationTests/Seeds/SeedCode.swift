@@ -1,15 +1,14 @@
-// The code of ../shared/seeds, as an iOS developer wrote it, compiled unchanged on Linux.
-// Only `import CoreLocation` is imported here (no Foundation, no test helpers): Apple's module
-// re-exports Foundation, and so does ours.
+// App code as iOS developers write it, from Apple's articles and from developers' own notes on
+// them, compiled unchanged on Linux. Only `import CoreLocation` is imported here (no Foundation,
+// no test helpers): Apple's module re-exports Foundation, and so does ours.
 //
-// Deviations from the seed text, each because the seed itself is not valid Swift anywhere:
-// seed 001 is missing the closing brace of its `else` block and has an empty `case .denied:`
-// (Swift requires a statement); the brace is added and `case .denied:` gets `break`.
-// Calls to app-specific functions the seeds leave undefined (`enableLocationFeatures()` …)
-// are defined below as recorders.
+// Two fixes to the code as written, because it is not valid Swift anywhere: the view controller's
+// `else` block lacked its closing brace, and its empty `case .denied:` gets `break` (Swift requires
+// a statement). App-specific functions the code calls without defining (`enableLocationFeatures()`
+// …) are defined below as recorders.
 import CoreLocation
 
-// Seed 000: "Configuring your app to use location services".
+// From Apple's "Configuring your app to use location services".
 class LocationDataManager: NSObject, CLLocationManagerDelegate {
     var locationManager = CLLocationManager()
 
@@ -27,7 +26,7 @@ class LocationDataManager: NSObject, CLLocationManagerDelegate {
     func enableLocationFeatures() { featuresEnabled = true }
     func disableLocationFeatures() { featuresEnabled = false }
 
-    // Seed 000: "Requesting authorization to use location services".
+    // From Apple's "Requesting authorization to use location services".
     func locationManagerDidChangeAuthorization(_ manager: CLLocationManager) {
         switch manager.authorizationStatus {
         case .authorizedWhenInUse:  // Location services are available.
@@ -47,14 +46,14 @@ class LocationDataManager: NSObject, CLLocationManagerDelegate {
         }
     }
 
-    // Seed 004, Listing 1: Processing the most recent location update.
+    // Apple's "Using the standard location service", Listing 1: the most recent location update.
     func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation]) {
         let lastLocation = locations.last!
         // Do something with the location.
         self.lastLocation = lastLocation
     }
 
-    // Seed 004, Listing 2: Stopping location services when authorization is denied.
+    // Apple's "Using the standard location service", Listing 2: stopping services when denied.
     func locationManager(_ manager: CLLocationManager, didFailWithError error: Error) {
         if let error = error as? CLError, error.code == .denied {
             // Location updates are not authorized.
@@ -67,7 +66,7 @@ class LocationDataManager: NSObject, CLLocationManagerDelegate {
     }
 }
 
-// Seed 001: the device-wide check, then the app's status before and after iOS 14.
+// A developer's view controller: the device-wide check, then the app's status before and after iOS 14.
 class LocationViewController: NSObject {
     let locationManager = CLLocationManager()
     var log: [String] = []
@@ -124,7 +123,7 @@ extension LocationViewController: CLLocationManagerDelegate{
     }
 }
 
-// Seed 002: the live-updates loop.
+// From Apple's "Getting the current location of a device": the live-updates loop.
 struct LiveUpdatesSeed {
     var processed: [CLLocation] = []
     var deniedSeen = false
@@ -152,7 +151,7 @@ struct LiveUpdatesSeed {
     }
 }
 
-// Seed 002: heading availability check.
+// From Apple's "Getting the current location of a device": the heading availability check.
 func compassFeaturesAvailable(_ locationManager: CLLocationManager) -> Bool {
     // Check if heading data is available.
     if CLLocationManager.headingAvailable() {
