@@ -22,18 +22,17 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
-        // Layer 0: pure geodesy (Karney's geodesic on WGS84), no Foundation.
+        // Pure geodesy (Karney's geodesic on WGS84), no Foundation.
         .target(name: "LocationGeodesy"),
         // NMEA 0183 decoding: bytes in, epochs out. No Foundation, no dependencies (fast, fuzzable).
         .target(name: "LocationNMEA"),
-        // What every layer shares: samples, requests, stream and service events, authorization values,
-        // the connection and provider protocols. No dependencies: the wire and the API build on it alone.
+        // What every layer shares: samples, update requests, one stream-event type, client requests and
+        // service events, authorization values, the connection and provider protocols. No dependencies:
+        // the wire and the API build on it alone.
         .target(name: "LocationProtocol"),
-        // Time: the engine loop (real and virtual), and small shared helpers.
-        .target(name: "LocationCore", dependencies: [
-            .product(name: "Logging", package: "swift-log"),
-        ]),
-        // Layer 1: sources of raw samples (fixed point, GPX, simulated routes).
+        // Time (the engine loop: real and virtual) and small shared helpers.
+        .target(name: "LocationCore"),
+        // Layer 1: sources of raw samples (simulation, GPX, NMEA, gpsd).
         .target(name: "LocationSources", dependencies: [
             "LocationProtocol", "LocationCore", "LocationGeodesy", "LocationNMEA",
             .product(name: "Logging", package: "swift-log"),
@@ -43,66 +42,78 @@ let package = Package(
             "LocationProtocol", "LocationCore", "LocationSources", "LocationGeodesy",
             .product(name: "Logging", package: "swift-log"),
         ]),
-        // Layer 3: per-app policy (identity, authorization store, prompts, approximate location).
-        .target(name: "LocationPolicy", dependencies: [
-            "LocationProtocol", "LocationCore",
+        // Layer 3: per-app policy as pure rules and ports (authorization rules, settings changes,
+        // approximate location, the store and prompter protocols, an in-memory store).
+        .target(name: "LocationPolicy", dependencies: ["LocationProtocol", "LocationCore"]),
+        // Layer 3's adapters: the SQLite store (GRDB), the terminal and policy-file prompters, the
+        // app's identity from Info.plist and /proc.
+        .target(name: "LocationPolicyAdapters", dependencies: [
+            "LocationProtocol", "LocationCore", "LocationPolicy",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        // Location data at rest: AES-GCM sealed files (last known location, queued events).
+        // Location data at rest: AES-GCM sealed files (the daemon's last known location).
         .target(name: "LocationPersistence", dependencies: [
             "LocationProtocol", "LocationCore",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        // Layer 4: the service and its in-process transport (locationd's socket is LocationWire/LocationDaemonClient).
-        .target(name: "LocationService", dependencies: [
-            "LocationProtocol", "LocationCore", "LocationSources", "LocationEngine", "LocationPolicy",
+        // Layers 3–4: the service that enforces each app's authorization over the engine, and its
+        // in-process transport.
+        .target(name: "LocationAccess", dependencies: [
+            "LocationProtocol", "LocationCore", "LocationEngine", "LocationPolicy",
             .product(name: "Logging", package: "swift-log"),
         ]),
-        // Layer 4: the bytes on locationd's socket (framing, messages, binary fixes). Both ends use it.
+        // Layer 4: the bytes on locationd's socket (framing, explicit messages, binary fixes). Both ends.
         .target(name: "LocationWire", dependencies: [
             "LocationProtocol",
             .product(name: "NIOCore", package: "swift-nio"),
         ]),
         // Layer 4: the client end of locationd's socket (apps, locationctl).
-        .target(name: "LocationDaemonClient", dependencies: ["LocationProtocol", 
-            "LocationCore", "LocationEngine", "LocationPolicy", "LocationService", "LocationWire",
+        .target(name: "LocationDaemonClient", dependencies: [
+            "LocationProtocol", "LocationCore", "LocationWire",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Layer 4: the daemon: socket server, peer identity, per-user services, agents, settings.
-        .target(name: "LocationDaemon", dependencies: ["LocationProtocol", 
-            "LocationCore", "LocationSources", "LocationEngine", "LocationPolicy", "LocationService",
-            "LocationWire", "LocationPersistence",
+        .target(name: "LocationDaemon", dependencies: [
+            "LocationProtocol", "LocationCore", "LocationSources", "LocationEngine", "LocationPolicy",
+            "LocationPolicyAdapters", "LocationAccess", "LocationWire", "LocationPersistence",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "locationd", dependencies: [
-            "LocationDaemon", "LocationCore", "LocationSources", "LocationPolicy",
+            "LocationDaemon", "LocationSources", "LocationPolicyAdapters",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Places: the offline world database (countries, subdivisions, places, polygons) behind
-        // CLGeocoder. One memory-mapped file, regenerated by
-        // scripts/places/build-places-db.sh (see docs/places-database.md).
+        // CLGeocoder. One memory-mapped file, regenerated by scripts/places/build-places-db.sh (see
+        // docs/places-database.md).
         .target(name: "LocationPlaces", dependencies: [
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Resources/places.bin")]),
-        // Layer 5: Apple's API.
-        .target(name: "CoreLocation", dependencies: ["LocationEngine", "LocationProtocol", 
-            "LocationCore", "LocationGeodesy", "LocationService", "LocationPolicy", "LocationSources",
-            "LocationDaemonClient", "LocationPlaces",
+        // Which service this process talks to, and who the app is: locationd when discovery finds one,
+        // else the engine, store and prompts in the process (the embedded default).
+        .target(name: "LocationBootstrap", dependencies: [
+            "LocationProtocol", "LocationCore", "LocationSources", "LocationEngine", "LocationPolicy",
+            "LocationPolicyAdapters", "LocationAccess", "LocationDaemonClient",
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .target(name: "CoreLocationTesting", dependencies: ["LocationProtocol", 
-            "CoreLocation", "LocationCore", "LocationService", "LocationPolicy", "LocationSources", "LocationEngine",
+        // Layer 5: Apple's API.
+        .target(name: "CoreLocation", dependencies: [
+            "LocationProtocol", "LocationCore", "LocationGeodesy", "LocationPlaces", "LocationBootstrap",
+            .product(name: "Logging", package: "swift-log"),
         ]),
-        .executableTarget(name: "locationctl", dependencies: ["LocationGeodesy", "LocationProtocol", 
-            "LocationCore", "LocationSources", "LocationNMEA", "LocationEngine", "LocationPolicy", "LocationService",
-            "LocationDaemonClient", "LocationPlaces",
+        .target(name: "CoreLocationTesting", dependencies: [
+            "CoreLocation", "LocationProtocol", "LocationCore", "LocationBootstrap", "LocationSources",
+            "LocationEngine", "LocationPolicy", "LocationAccess",
+        ]),
+        .executableTarget(name: "locationctl", dependencies: [
+            "LocationProtocol", "LocationCore", "LocationGeodesy", "LocationNMEA", "LocationSources",
+            "LocationEngine", "LocationPolicy", "LocationPolicyAdapters", "LocationDaemonClient", "LocationPlaces",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -110,9 +121,9 @@ let package = Package(
         .target(name: "SeededRandom"),
         // epoll and eventfd for the benchmark's client (Glibc's Swift module leaves them out).
         .target(name: "CLinuxEpoll"),
-        .executableTarget(name: "corelocation-bench", dependencies: ["LocationProtocol", 
-            "CLinuxEpoll", "SeededRandom", "LocationGeodesy", "LocationNMEA", "LocationCore", "LocationEngine",
-            "LocationService", "LocationWire", "LocationPlaces",
+        .executableTarget(name: "corelocation-bench", dependencies: [
+            "CLinuxEpoll", "SeededRandom", "LocationProtocol", "LocationGeodesy", "LocationNMEA", "LocationCore",
+            "LocationEngine", "LocationAccess", "LocationWire", "LocationPlaces",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
@@ -122,39 +133,43 @@ let package = Package(
         .testTarget(name: "LocationGeodesyTests", dependencies: ["LocationGeodesy", "SeededRandom"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "LocationNMEATests", dependencies: ["LocationNMEA", "SeededRandom"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "LocationSourcesTests", dependencies: ["LocationNMEA", "LocationProtocol", "LocationSources", "LocationCore", "LocationGeodesy", "SeededRandom"],
-                    resources: [.copy("Fixtures")]),
-        .testTarget(name: "LocationEngineTests", dependencies: ["LocationGeodesy", "LocationProtocol", "LocationEngine", "LocationSources", "LocationCore"]),
-        .testTarget(name: "LocationPolicyTests", dependencies: ["LocationProtocol", 
-            "LocationPolicy", "LocationCore", .product(name: "Logging", package: "swift-log"),
+        .testTarget(name: "LocationSourcesTests", dependencies: [
+            "LocationSources", "LocationProtocol", "LocationCore", "LocationGeodesy", "LocationNMEA", "SeededRandom",
+        ], resources: [.copy("Fixtures")]),
+        .testTarget(name: "LocationEngineTests", dependencies: [
+            "LocationEngine", "LocationProtocol", "LocationSources", "LocationCore", "LocationGeodesy",
+        ]),
+        .testTarget(name: "LocationPolicyTests", dependencies: [
+            "LocationPolicy", "LocationPolicyAdapters", "LocationProtocol", "LocationCore",
+            .product(name: "Logging", package: "swift-log"),
             // To craft corrupt, foreign and future store files.
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .testTarget(name: "LocationPlacesTests", dependencies: ["LocationPlaces", "SeededRandom"]),
-        .testTarget(name: "LocationPersistenceTests", dependencies: ["LocationProtocol", "LocationPersistence", "LocationCore"]),
-        .testTarget(name: "LocationWireTests", dependencies: ["LocationProtocol", 
-            "LocationWire", "LocationCore", "LocationEngine", "LocationPolicy", "LocationService",
+        .testTarget(name: "LocationPersistenceTests", dependencies: ["LocationPersistence", "LocationProtocol", "LocationCore"]),
+        .testTarget(name: "LocationWireTests", dependencies: [
+            "LocationWire", "LocationProtocol",
             .product(name: "NIOCore", package: "swift-nio"),
         ]),
-        .testTarget(name: "LocationDaemonTests", dependencies: ["LocationProtocol", 
-            "LocationDaemon", "LocationDaemonClient", "LocationWire", "LocationCore", "LocationEngine",
-            "LocationPolicy", "LocationService", "LocationSources", "LocationPersistence",
+        .testTarget(name: "LocationDaemonTests", dependencies: [
+            "LocationDaemon", "LocationWire", "LocationProtocol", "LocationCore", "LocationEngine",
+            "LocationPolicy", "LocationPolicyAdapters", "LocationAccess", "LocationSources", "LocationPersistence",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .testTarget(name: "LocationDaemonClientTests", dependencies: [
+            "LocationDaemonClient", "LocationWire", "LocationProtocol", "LocationCore",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
-        .testTarget(name: "LocationDaemonClientTests", dependencies: ["LocationProtocol", 
-            "LocationDaemonClient", "LocationWire", "LocationCore", "LocationEngine", "LocationPolicy", "LocationService",
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOPosix", package: "swift-nio"),
+        .testTarget(name: "CoreLocationTests", dependencies: [
+            "CoreLocation", "CoreLocationTesting", "LocationProtocol", "LocationCore", "LocationBootstrap",
+            "LocationEngine", "LocationPolicy", "LocationAccess", "LocationSources", "LocationPlaces",
         ]),
-        .testTarget(name: "CoreLocationTests", dependencies: ["LocationProtocol", 
-            "CoreLocation", "CoreLocationTesting", "LocationCore", "LocationEngine", "LocationPolicy",
-            "LocationService", "LocationSources", "LocationPlaces",
-        ]),
-        .testTarget(name: "locationctlTests", dependencies: ["LocationGeodesy", "LocationProtocol", 
-            "locationctl", "locationd", "corelocation-example", "CoreLocation", "LocationCore", "LocationEngine",
-            "LocationPolicy", "LocationService", "LocationSources", "LocationPersistence", "LocationDaemonClient",
-            "LocationPlaces",
+        .testTarget(name: "locationctlTests", dependencies: [
+            "locationctl", "locationd", "corelocation-example", "LocationProtocol", "LocationCore", "LocationGeodesy",
+            "LocationPolicy", "LocationPolicyAdapters", "LocationDaemonClient", "LocationPlaces",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,9 +1,7 @@
 import Foundation
+import LocationBootstrap
 import LocationCore
-import LocationEngine
-import LocationPolicy
 import LocationProtocol
-import LocationService
 import Logging
 
 /// The object you use to start and stop the delivery of location-related events to your app.

@@ -1,9 +1,7 @@
 import Foundation
+import LocationBootstrap
 import LocationCore
-import LocationEngine
-import LocationPolicy
 import LocationProtocol
-import LocationService
 
 /// A structure that contains the location information the framework delivers with each update.
 public struct CLLocationUpdate: Sendable {

@@ -1,6 +1,6 @@
 import LocationCore
 import LocationProtocol
-import LocationService
+import LocationAccess
 import LocationWire
 import Logging
 import NIOCore

@@ -1,6 +1,7 @@
 import Foundation
 import LocationPersistence
 import LocationPolicy
+import LocationPolicyAdapters
 import LocationWire
 import Logging
 

@@ -1,7 +1,7 @@
 import Foundation
 import LocationPolicy
 import LocationProtocol
-import LocationService
+import LocationAccess
 import LocationWire
 import Logging
 import NIOCore

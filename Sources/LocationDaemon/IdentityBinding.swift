@@ -1,4 +1,5 @@
 import LocationPolicy
+import LocationPolicyAdapters
 import LocationProtocol
 import Logging
 

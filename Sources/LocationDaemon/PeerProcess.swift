@@ -1,5 +1,6 @@
 import Foundation
 import LocationPolicy
+import LocationPolicyAdapters
 import LocationProtocol
 import Logging
 

@@ -1,6 +1,6 @@
 import LocationCore
 import LocationEngine
-import LocationService
+import LocationAccess
 import Logging
 import NIOCore
 

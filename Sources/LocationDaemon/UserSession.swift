@@ -2,8 +2,9 @@ import Foundation
 import LocationCore
 import LocationEngine
 import LocationPolicy
+import LocationPolicyAdapters
 import LocationProtocol
-import LocationService
+import LocationAccess
 import LocationWire
 import Logging
 

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import LocationPolicy
 import LocationProtocol
 import LocationWire
 import Logging

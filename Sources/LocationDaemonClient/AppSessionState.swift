@@ -1,9 +1,6 @@
 import Foundation
 import LocationCore
-import LocationEngine
-import LocationPolicy
 import LocationProtocol
-import LocationService
 
 /// What an app's connection has asked for and been told, kept across reconnections to `locationd`,
 /// so a restarted daemon can be brought up to date and the app sees neither duplicates nor phantoms.

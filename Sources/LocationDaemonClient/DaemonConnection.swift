@@ -1,9 +1,7 @@
 import Dispatch
 import Foundation
 import LocationCore
-import LocationPolicy
 import LocationProtocol
-import LocationService
 import LocationWire
 import Logging
 import NIOCore

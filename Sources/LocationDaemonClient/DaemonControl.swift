@@ -1,5 +1,4 @@
 import Foundation
-import LocationPolicy
 import LocationProtocol
 import LocationWire
 

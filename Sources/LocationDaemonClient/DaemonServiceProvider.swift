@@ -1,7 +1,5 @@
 import Foundation
-import LocationPolicy
 import LocationProtocol
-import LocationService
 import Logging
 
 /// The location service as `locationd` provides it, over its Unix socket.

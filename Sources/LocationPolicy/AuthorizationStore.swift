@@ -30,7 +30,7 @@ public protocol AuthorizationStore: AnyObject, Sendable {
 /// so two quick writes of the same size may leave them equal; the counter tells them apart). For the
 /// memory store: a counter.
 public struct StoreChangeToken: Sendable, Hashable, CustomStringConvertible {
-    enum Storage: Sendable, Hashable {
+    package enum Storage: Sendable, Hashable {
         /// `generation` is nil when the file cannot be read as a store (corrupt, not yet initialised).
         case database(device: UInt64, inode: UInt64, size: Int64, modified: Int64, changed: Int64, generation: Int64?)
         case missing
@@ -38,9 +38,9 @@ public struct StoreChangeToken: Sendable, Hashable, CustomStringConvertible {
         case counter(UInt64)
     }
 
-    let storage: Storage
+    package let storage: Storage
 
-    init(_ storage: Storage) { self.storage = storage }
+    package init(_ storage: Storage) { self.storage = storage }
 
     /// A token for stores that count their changes.
     public static func counter(_ value: UInt64) -> StoreChangeToken { StoreChangeToken(.counter(value)) }

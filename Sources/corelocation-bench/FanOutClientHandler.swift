@@ -7,7 +7,7 @@ import Foundation
 import LocationCore
 import LocationEngine
 import LocationProtocol
-import LocationService
+import LocationAccess
 import LocationWire
 import NIOCore
 

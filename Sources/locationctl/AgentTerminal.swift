@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LocationPolicyAdapters
 import LocationProtocol
 import LocationDaemonClient
 import LocationPolicy

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LocationPolicy
+import LocationPolicyAdapters
 import LocationProtocol
 
 extension LocationCtl {

@@ -1,10 +1,11 @@
 import CoreLocation
 import Foundation
+import LocationBootstrap
 import LocationCore
 import LocationEngine
 import LocationPolicy
 import LocationProtocol
-import LocationService
+import LocationAccess
 import LocationSources
 import Testing
 

@@ -4,7 +4,7 @@ import LocationCore
 import LocationEngine
 import LocationPolicy
 import LocationProtocol
-import LocationService
+import LocationAccess
 import LocationSources
 import Testing
 

@@ -1,9 +1,6 @@
 import Foundation
 import LocationCore
-import LocationEngine
-import LocationPolicy
 import LocationProtocol
-import LocationService
 import Testing
 @testable import LocationDaemonClient
 

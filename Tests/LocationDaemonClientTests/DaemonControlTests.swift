@@ -1,6 +1,5 @@
 import Foundation
 import LocationCore
-import LocationPolicy
 import LocationProtocol
 import LocationWire
 import Testing

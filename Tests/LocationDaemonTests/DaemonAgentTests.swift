@@ -2,7 +2,7 @@ import Foundation
 import LocationCore
 import LocationPolicy
 import LocationProtocol
-import LocationService
+import LocationAccess
 import LocationSources
 import LocationWire
 import Testing

@@ -3,8 +3,9 @@ import LocationCore
 import LocationEngine
 import LocationPersistence
 import LocationPolicy
+import LocationPolicyAdapters
 import LocationProtocol
-import LocationService
+import LocationAccess
 import LocationSources
 import LocationWire
 import Logging

@@ -1,8 +1,9 @@
 import Foundation
 import LocationCore
 import LocationPolicy
+import LocationPolicyAdapters
 import LocationProtocol
-import LocationService
+import LocationAccess
 import LocationWire
 import Testing
 @testable import LocationDaemon

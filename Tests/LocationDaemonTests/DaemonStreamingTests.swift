@@ -3,7 +3,7 @@ import LocationCore
 import LocationEngine
 import LocationPolicy
 import LocationProtocol
-import LocationService
+import LocationAccess
 import LocationSources
 import LocationWire
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import LocationCore
 import LocationPolicy
+import LocationPolicyAdapters
 import LocationProtocol
 import Testing
 

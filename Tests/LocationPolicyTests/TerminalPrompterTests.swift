@@ -4,6 +4,7 @@ import Glibc
 #endif
 import LocationCore
 import LocationPolicy
+import LocationPolicyAdapters
 import LocationProtocol
 import Logging
 import Testing

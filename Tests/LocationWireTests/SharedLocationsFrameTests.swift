@@ -1,5 +1,4 @@
 import Foundation
-import LocationCore
 import LocationProtocol
 import NIOCore
 import Testing

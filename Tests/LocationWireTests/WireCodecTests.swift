@@ -1,9 +1,5 @@
 import Foundation
-import LocationCore
-import LocationEngine
-import LocationPolicy
 import LocationProtocol
-import LocationService
 import NIOCore
 import Testing
 @testable import LocationWire

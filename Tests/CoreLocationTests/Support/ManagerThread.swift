@@ -1,5 +1,6 @@
 import CoreLocation
 import Foundation
+import LocationBootstrap
 import LocationCore
 
 /// A delegate whose records may be read from any thread while the manager's thread writes them.

@@ -1,8 +1,6 @@
 import Foundation
 import LocationCore
-import LocationPolicy
 import LocationProtocol
-import LocationService
 import LocationWire
 import NIOCore
 import NIOPosix

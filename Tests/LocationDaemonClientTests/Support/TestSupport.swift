@@ -1,8 +1,6 @@
 import Foundation
 import LocationCore
-import LocationPolicy
 import LocationProtocol
-import LocationService
 
 /// A fresh directory with a short path (Unix socket paths are limited to 107 bytes).
 func temporaryDirectory() throws -> String {

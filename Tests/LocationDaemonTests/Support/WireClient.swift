@@ -2,7 +2,7 @@ import Foundation
 import LocationCore
 import LocationPolicy
 import LocationProtocol
-import LocationService
+import LocationAccess
 import LocationWire
 import NIOCore
 

@@ -1,4 +1,5 @@
 import Foundation
+import LocationPolicy
 import LocationProtocol
 import Logging
 

@@ -1,5 +1,6 @@
 import Foundation
 import LocationCore
+import LocationPolicy
 import LocationProtocol
 import Logging
 

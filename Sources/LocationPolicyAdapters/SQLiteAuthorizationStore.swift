@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import LocationCore
+import LocationPolicy
 import LocationProtocol
 import Logging
 

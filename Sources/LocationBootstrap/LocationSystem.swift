@@ -3,8 +3,9 @@ import LocationCore
 import LocationDaemonClient
 import LocationEngine
 import LocationPolicy
+import LocationPolicyAdapters
 import LocationProtocol
-import LocationService
+import LocationAccess
 import LocationSources
 import Logging
 

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import LocationCore
+import LocationPolicy
 import LocationProtocol
 import Logging
 
