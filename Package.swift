@@ -155,3 +155,17 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Callbacks in every state of the main thread. An async `main` serves the main actor from the main
+// run loop, as on Darwin (CAsyncMainRunLoop, linked into every CoreLocation app); an app with an
+// async `main` drives that in the end-to-end tests.
+package.targets += [
+    .target(name: "CAsyncMainRunLoop"),
+    .executableTarget(name: "corelocation-async-example", dependencies: ["CoreLocation"]),
+]
+for target in package.targets where target.name == "CoreLocation" {
+    target.dependencies.append("CAsyncMainRunLoop")
+}
+for target in package.targets where target.name == "locationctlTests" {
+    target.dependencies.append("corelocation-async-example")
+}
