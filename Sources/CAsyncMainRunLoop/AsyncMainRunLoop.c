@@ -3,7 +3,8 @@
 // main thread for good and the main queue (so the main actor) moves to worker threads: code after an
 // `await` sees `Thread.isMainThread == false`, and `RunLoop.main.run(until:)` there returns at once
 // without running anything (it only runs the calling thread's own run loop). An app that spins the
-// main run loop after an `await`, as Apple's samples do, would then never get a callback.
+// main run loop after an `await`, as apps written for Apple's platforms do, would then never get a
+// callback.
 //
 // Linking CoreLocation therefore gives the process Darwin's behaviour: the main thread runs
 // Foundation's main run loop, which drains the main queue (and with it the main actor) and fires
@@ -21,7 +22,6 @@ typedef __attribute__((swiftcall)) void (*DrainHook)(DrainOriginal original, voi
 extern DrainHook swift_task_asyncMainDrainQueue_hook __attribute__((weak));
 
 static void (*runMainRunLoop)(void);
-static bool installed;
 
 static __attribute__((swiftcall)) void drainWithMainRunLoop(DrainOriginal original, void *compatibilityOverride) {
     (void)original;
@@ -36,7 +36,4 @@ __attribute__((constructor)) static void installAsyncMainDrain(void) {
     runMainRunLoop = (void (*)(void))dlsym(RTLD_DEFAULT, "CFRunLoopRun");
     if (runMainRunLoop == NULL) return;
     swift_task_asyncMainDrainQueue_hook = drainWithMainRunLoop;
-    installed = true;
 }
-
-bool corelocation_async_main_runs_main_run_loop(void) { return installed; }

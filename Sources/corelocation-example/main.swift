@@ -16,7 +16,8 @@
 // spins, with `--run-until`) inside a `DispatchQueue.main.async` block, `--in-main-actor-task`
 // inside a `@MainActor` task. `--threads` ends each line with where the callback ran
 // (`on main-thread`, `on main-queue` or `on other-thread`); `--spin-in-callback` spins the main run
-// loop for 1.5 s inside the first location callback, and marks callbacks that arrive inside it.
+// loop inside the first location callback until the next location arrives (at most 10 s), and marks
+// callbacks that arrive inside a running one `nested`.
 //
 // It needs an Info.plist with NSLocationWhenInUseUsageDescription next to the executable or in
 // CORELOCATION_INFO_PLIST, and an answer to the authorization prompt (a terminal, a prompt policy,
@@ -31,6 +32,7 @@ final class LocationPrinter: NSObject, CLLocationManagerDelegate {
     let spinsInCallback: Bool
     /// How many location callbacks are running (more than one: delivered inside a spinning one).
     var running = 0
+    var hasSpun = false
 
     init(count: Int, showsTimestamps: Bool, showsThreads: Bool, spinsInCallback: Bool) {
         remaining = count
@@ -68,9 +70,10 @@ final class LocationPrinter: NSObject, CLLocationManagerDelegate {
             say(line)
         }
         if remaining == 0 { exit(0) }
-        if spinsInCallback, running == 1 {
-            let end = Date().addingTimeInterval(1.5)
-            while Date() < end { RunLoop.main.run(until: end) }
+        if spinsInCallback, !hasSpun {
+            hasSpun = true
+            let before = remaining, end = Date().addingTimeInterval(10)
+            while remaining == before, Date() < end { RunLoop.main.run(until: Date().addingTimeInterval(0.1)) }
         }
     }
 
