@@ -105,6 +105,7 @@ let package = Package(
         // Layer 5: Apple's API.
         .target(name: "CoreLocation", dependencies: [
             "LocationProtocol", "LocationCore", "LocationGeodesy", "LocationPlaces", "LocationBootstrap",
+            "CAsyncMainRunLoop",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "CoreLocationTesting", dependencies: [
@@ -117,6 +118,9 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // An async `main` serves the main actor from the main run loop, as on Darwin, so delegate
+        // callbacks arrive after an `await` in top-level code (linked into every CoreLocation app).
+        .target(name: "CAsyncMainRunLoop"),
         // A seeded generator (SplitMix64) shared by the tests and the benchmarks.
         .target(name: "SeededRandom"),
         // epoll and eventfd for the benchmark's client (Glibc's Swift module leaves them out).
@@ -129,6 +133,8 @@ let package = Package(
         ]),
         // A minimal iOS-style app (delegate + main run loop), used by the end-to-end tests.
         .executableTarget(name: "corelocation-example", dependencies: ["CoreLocation"]),
+        // The same with an async `main`, for the main-thread callback tests.
+        .executableTarget(name: "corelocation-async-example", dependencies: ["CoreLocation"]),
 
         .testTarget(name: "LocationGeodesyTests", dependencies: ["LocationGeodesy", "SeededRandom"],
                     resources: [.copy("Fixtures")]),
@@ -167,7 +173,8 @@ let package = Package(
             "LocationEngine", "LocationPolicy", "LocationAccess", "LocationSources", "LocationPlaces",
         ]),
         .testTarget(name: "locationctlTests", dependencies: [
-            "locationctl", "locationd", "corelocation-example", "LocationProtocol", "LocationCore", "LocationGeodesy",
+            "locationctl", "locationd", "corelocation-example", "corelocation-async-example",
+            "LocationProtocol", "LocationCore", "LocationGeodesy",
             "LocationPolicy", "LocationPolicyAdapters", "LocationDaemonClient", "LocationPlaces",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
@@ -178,6 +185,6 @@ let package = Package(
 // Every module a file uses must be imported by that file, and so declared above (SE-0444): the
 // compiler, not luck in build order, keeps the dependency graph true. `scripts/check-imports.py`
 // checks the declarations against the imports.
-for target in package.targets where target.name != "CLinuxEpoll" {
+for target in package.targets where target.name != "CLinuxEpoll" && target.name != "CAsyncMainRunLoop" {
     target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
 }

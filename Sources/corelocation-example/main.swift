@@ -1,14 +1,23 @@
 // A typical iOS-style Core Location client, as a Linux command-line app: the delegate pattern of
 // Apple's "Configuring your app to use location services", run on the main run loop.
 //
-//     corelocation-example [COUNT] [--dispatch-main] [--timestamps]
+//     corelocation-example [COUNT] [--timestamps] [--threads] [--spin-in-callback]
+//                          [--dispatch-main] [--run-until] [--in-main-block | --in-main-actor-task]
 //     corelocation-example --reverse LAT LON [--dispatch-main]
 //
 // prints COUNT locations (default 5) as lines, then exits (`--timestamps` adds each location's
 // timestamp, seconds since 1970). With `--reverse` it reverse-geocodes the coordinate with
 // `CLGeocoder` instead and prints the placemark (or the error code) and whether the completion
-// handler ran on the main thread. The main thread serves callbacks with
-// `RunLoop.main.run()`, or with `dispatchMain()` when asked: Linux supports both.
+// handler ran on the main thread.
+//
+// The main thread serves callbacks the ways apps do, and Linux supports them all:
+// `RunLoop.main.run()` (the default), `dispatchMain()` (`--dispatch-main`), or
+// `RunLoop.main.run(until:)` in a loop (`--run-until`). `--in-main-block` creates the manager (and
+// spins, with `--run-until`) inside a `DispatchQueue.main.async` block, `--in-main-actor-task`
+// inside a `@MainActor` task. `--threads` ends each line with where the callback ran
+// (`on main-thread`, `on main-queue` or `on other-thread`); `--spin-in-callback` spins the main run
+// loop inside the first location callback until the next location arrives (at most 10 s), and marks
+// callbacks that arrive inside a running one `nested`.
 //
 // It needs an Info.plist with NSLocationWhenInUseUsageDescription next to the executable or in
 // CORELOCATION_INFO_PLIST, and an answer to the authorization prompt (a terminal, a prompt policy,
@@ -19,10 +28,17 @@ final class LocationPrinter: NSObject, CLLocationManagerDelegate {
     let manager = CLLocationManager()
     var remaining: Int
     let showsTimestamps: Bool
+    let showsThreads: Bool
+    let spinsInCallback: Bool
+    /// How many location callbacks are running (more than one: delivered inside a spinning one).
+    var running = 0
+    var hasSpun = false
 
-    init(count: Int, showsTimestamps: Bool) {
+    init(count: Int, showsTimestamps: Bool, showsThreads: Bool, spinsInCallback: Bool) {
         remaining = count
         self.showsTimestamps = showsTimestamps
+        self.showsThreads = showsThreads
+        self.spinsInCallback = spinsInCallback
         super.init()
         manager.delegate = self
     }
@@ -43,14 +59,22 @@ final class LocationPrinter: NSObject, CLLocationManagerDelegate {
     }
 
     func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation]) {
+        running += 1
+        defer { running -= 1 }
         for location in locations where remaining > 0 {
             remaining -= 1
             var line = String(format: "location %.6f %.6f %.1f", location.coordinate.latitude,
                               location.coordinate.longitude, location.horizontalAccuracy)
             if showsTimestamps { line += String(format: " %.3f", location.timestamp.timeIntervalSince1970) }
+            if running > 1 { line += " nested" }
             say(line)
         }
         if remaining == 0 { exit(0) }
+        if spinsInCallback, !hasSpun {
+            hasSpun = true
+            let before = remaining, end = Date().addingTimeInterval(10)
+            while remaining == before, Date() < end { RunLoop.main.run(until: Date().addingTimeInterval(0.1)) }
+        }
     }
 
     func locationManager(_ manager: CLLocationManager, didFailWithError error: any Error) {
@@ -62,8 +86,22 @@ final class LocationPrinter: NSObject, CLLocationManagerDelegate {
     }
 
     private func say(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        FileHandle.standardOutput.write(Data((line + (showsThreads ? " on \(currentThread())" : "") + "\n").utf8))
     }
+}
+
+/// Marks the main queue, whose blocks run off the main thread under `dispatchMain()`.
+let mainQueueKey = DispatchSpecificKey<Void>()
+DispatchQueue.main.setSpecific(key: mainQueueKey, value: ())
+
+func currentThread() -> String {
+    if Thread.isMainThread { return "main-thread" }
+    return DispatchQueue.getSpecific(key: mainQueueKey) != nil ? "main-queue" : "other-thread"
+}
+
+/// Spins the main run loop the way apps that poll do, until the printer exits the process.
+func spinMainRunLoop() -> Never {
+    while true { RunLoop.main.run(until: Date().addingTimeInterval(0.1)) }
 }
 
 /// `--reverse LAT LON`: one reverse geocoding request; the handler prints and exits.
@@ -85,12 +123,24 @@ func reverseGeocode(_ values: [String]) {
 }
 
 let arguments = CommandLine.arguments.dropFirst()
+let spinsRunUntil = arguments.contains("--run-until")
 var printer: LocationPrinter?
+
+@MainActor func startPrinting() {
+    printer = LocationPrinter(
+        count: arguments.compactMap { Int($0) }.first ?? 5, showsTimestamps: arguments.contains("--timestamps"),
+        showsThreads: arguments.contains("--threads"), spinsInCallback: arguments.contains("--spin-in-callback"))
+    if spinsRunUntil { spinMainRunLoop() }
+}
+
 if let flag = arguments.firstIndex(of: "--reverse") {
     reverseGeocode(Array(arguments[(flag + 1)...].filter { !$0.hasPrefix("--") }))
+} else if arguments.contains("--in-main-block") {
+    DispatchQueue.main.async { MainActor.assumeIsolated { startPrinting() } }
+} else if arguments.contains("--in-main-actor-task") {
+    Task { @MainActor in startPrinting() }
 } else {
-    let count = arguments.compactMap { Int($0) }.first ?? 5
-    printer = LocationPrinter(count: count, showsTimestamps: arguments.contains("--timestamps"))
+    startPrinting()
 }
 if arguments.contains("--dispatch-main") {
     dispatchMain()
