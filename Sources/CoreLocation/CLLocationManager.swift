@@ -63,6 +63,9 @@ open class CLLocationManager: NSObject {
     private var translator: ServiceEventTranslator
     private var authorization: EffectiveAuthorization { translator.authorization }
     private var initialAuthorizationPending = true
+    /// The transport did not know the authorization at `init`; until its first event brings it,
+    /// `authorizationStatus` reads `.notDetermined` and the initial callback waits.
+    private var awaitsInitialAuthorization = false
     private var standard: (stream: StreamID, paused: Bool)?
     private var single: StreamID?
     private var lastStreamID: StreamID = 0
@@ -79,7 +82,12 @@ open class CLLocationManager: NSObject {
             context.perform { weakSelf.manager?.handle(event) }
         }
         self.connection = connection
-        translator = ServiceEventTranslator(authorization: connection.initialAuthorization)
+        if let initial = connection.initialAuthorization {
+            translator = ServiceEventTranslator(authorization: initial)
+        } else {
+            // locationd has not answered yet: its answer is the connection's first event.
+            awaitsInitialAuthorization = true
+        }
         scheduleInitialAuthorizationCallback()
     }
 
@@ -232,13 +240,15 @@ open class CLLocationManager: NSObject {
     /// waits for the run loop so that a delegate assigned just after `init` receives it.
     private func scheduleInitialAuthorizationCallback() {
         let weakSelf = WeakManager(self)
-        context.perform {
-            guard let manager = weakSelf.manager, manager.initialAuthorizationPending,
-                  let delegate = manager.delegate else { return }
-            manager.initialAuthorizationPending = false
-            delegate.locationManagerDidChangeAuthorization(manager)
-            manager.callDeprecatedAuthorizationCallback(delegate)
-        }
+        context.perform { weakSelf.manager?.deliverInitialAuthorizationCallback() }
+    }
+
+    /// Runs on the callback context.
+    private func deliverInitialAuthorizationCallback() {
+        guard initialAuthorizationPending, !awaitsInitialAuthorization, let delegate else { return }
+        initialAuthorizationPending = false
+        delegate.locationManagerDidChangeAuthorization(self)
+        callDeprecatedAuthorizationCallback(delegate)
     }
 
     private func callDeprecatedAuthorizationCallback(_ delegate: any CLLocationManagerDelegate) {
@@ -247,6 +257,12 @@ open class CLLocationManager: NSObject {
 
     /// Runs on the callback context.
     private func handle(_ event: ServiceEvent) {
+        if awaitsInitialAuthorization, case .authorizationChanged(let initial) = event {
+            awaitsInitialAuthorization = false
+            translator = ServiceEventTranslator(authorization: initial)
+            deliverInitialAuthorizationCallback()
+            return
+        }
         guard let translated = translator.translate(event) else { return }
         switch translated {
         case let .authorizationChanged(old, new):

@@ -113,16 +113,19 @@ final class LiveUpdateSession: Sendable {
         let connection = self.connection
         continuation.onTermination = { _ in connection.close() }
 
+        // Unknown until locationd answers: the answer, its first event, then reports any denial.
         let initial = connection.initialAuthorization
-        state.setAuthorization(initial)
+        if let initial { state.setAuthorization(initial) }
         if system.info.requiresExplicitServiceSession {
             // NOTE: CLServiceSession is not implemented on Linux yet, so an app that requires
             // explicit sessions is told a session is required, as Apple does without one.
             continuation.yield(CLLocationUpdate(serviceSessionRequired: true))
             return
         }
-        if let update = LockedState.stateUpdate(for: initial) { continuation.yield(update) }
-        if initial.status == .notDetermined { connection.send(.requestAuthorization(.whenInUse)) }
+        if let initial, let update = LockedState.stateUpdate(for: initial) { continuation.yield(update) }
+        // A When In Use request does nothing once the status is determined (Apple's rule, applied by
+        // the service), so it is sent whenever the status may still be undetermined.
+        if initial == nil || initial?.status == .notDetermined { connection.send(.requestAuthorization(.whenInUse)) }
         connection.send(.startUpdates(Self.stream, UpdateRequest(
             mode: .live, desiredAccuracy: -1, distanceFilter: -1,
             activity: configuration.activity, pausesAutomatically: false)))

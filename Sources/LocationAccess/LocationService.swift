@@ -393,7 +393,7 @@ private struct Stream {
 final class InProcessConnection: ClientConnection {
     let id: UInt64
     let service: LocationService
-    let initialAuthorization: EffectiveAuthorization
+    let initialAuthorization: EffectiveAuthorization?
 
     init(id: UInt64, service: LocationService, initialAuthorization: EffectiveAuthorization) {
         self.id = id

@@ -91,7 +91,10 @@ final class DaemonConnectionHandler: ChannelInboundHandler {
         logger.debug("client connected", metadata: ["executable": "\(process.executablePath)"])
         // Written now, inside this event-loop turn: service events reach this loop from the engine's
         // loop as later tasks (through the outbox), so the welcome is always the first frame.
-        writer.send(.welcome(identity: identity, authorization: connection.initialAuthorization))
+        // The in-process service always knows the authorization at once; the fallback reads it again.
+        let authorization = connection.initialAuthorization
+            ?? session.service.currentAuthorization(app: identity, process: process.stamp)
+        writer.send(.welcome(identity: identity, authorization: authorization))
     }
 
     private func serve(_ message: ClientMessage, _ serving: Serving, _ context: ChannelHandlerContext) {

@@ -1,5 +1,5 @@
-import Dispatch
 import Foundation
+import LocationCore
 import LocationProtocol
 import LocationWire
 import Logging
@@ -66,14 +66,14 @@ public final class AgentSession: Sendable {
     deinit { state.close() }
 }
 
-/// The working part of an ``AgentSession``, confined to its queue.
+/// The working part of an ``AgentSession``, confined to its loop.
 private final class AgentSessionState: @unchecked Sendable {
-    private let queue = DispatchQueue(label: "corelocation.daemon-client.agent")
+    private let loop = RealtimeLoop(label: "corelocation.daemon-client.agent")
     private let gate: DeliveryGate<AgentEvent>
     private let logger: Logger
     private var channel: ReconnectingChannel!
 
-    // Confined to `queue`.
+    // Confined to `loop`.
     private var connection: UInt64 = 0
     private var outstanding: [UInt64: AgentPrompt] = [:]
 
@@ -81,17 +81,17 @@ private final class AgentSessionState: @unchecked Sendable {
         gate = DeliveryGate(events)
         self.logger = logger
         channel = ReconnectingChannel(
-            socketPath: socketPath, queue: queue, backoff: backoff, logger: logger,
+            socketPath: socketPath, loop: loop, backoff: backoff, logger: logger,
             handlers: .init(
                 welcomed: { [weak self] _, _ in self?.welcomed() },
                 received: { [weak self] message in self?.received(message) },
                 down: { [weak self] wasWelcomed in self?.down(wasWelcomed: wasWelcomed) }))
     }
 
-    func start() { queue.async { self.channel.start() } }
+    func start() { loop.execute { self.channel.start() } }
 
     func answer(_ prompt: AgentPrompt, with answer: PromptAnswer?) {
-        queue.async {
+        loop.execute {
             guard prompt.connection == self.connection, self.outstanding.removeValue(forKey: prompt.id) != nil else {
                 self.logger.debug("dropping the answer to a withdrawn prompt", metadata: ["prompt": "\(prompt.id)"])
                 return
@@ -103,10 +103,10 @@ private final class AgentSessionState: @unchecked Sendable {
     func close() {
         guard !gate.isClosed else { return }
         gate.close()
-        queue.async { self.channel.close() }
+        loop.execute { self.channel.close() }
     }
 
-    // MARK: On the queue
+    // MARK: In the loop
 
     private func welcomed() {
         connection += 1

@@ -1,122 +1,202 @@
-import Dispatch
 import Foundation
 import LocationCore
 import LocationProtocol
 import LocationWire
 import Logging
-import NIOCore
-import NIOPosix
 
-/// An app's connection to `locationd` (one per manager or `liveUpdates()` iteration): the socket
-/// transport behind `ClientConnection`.
+/// One manager's (or one `liveUpdates()` iteration's) share of the process's connection to
+/// `locationd`: the socket transport behind `ClientConnection`.
 ///
-/// It reconnects on its own when the daemon goes away and comes back, re-sending the streams and
-/// the authorization request the app still has active; the app sees no duplicate and no phantom
-/// event across the gap (see ``AppSessionState``). Events are delivered in order, one at a time,
-/// and none after ``close()``.
+/// Every connection of a process is a set of streams on the same ``DaemonLink``, so the daemon
+/// identifies the process once. Stream ids are this connection's own (the link maps them); the
+/// app's authorization events reach every connection. Events are delivered in order, one at a
+/// time, and none after ``close()`` returns.
 public final class DaemonConnection: ClientConnection {
-    public let initialAuthorization: EffectiveAuthorization
-    private let session: AppSession
+    /// The authorization the link knew when this connection was made; nil while the link has not
+    /// heard from the daemon yet (its first event is then the authorization).
+    public let initialAuthorization: EffectiveAuthorization?
+    private let link: DaemonLink
+    private let id: DaemonLink.ConnectionID
 
-    init(session: AppSession, initialAuthorization: EffectiveAuthorization) {
-        self.session = session
+    init(link: DaemonLink, id: DaemonLink.ConnectionID, initialAuthorization: EffectiveAuthorization?) {
+        self.link = link
+        self.id = id
         self.initialAuthorization = initialAuthorization
     }
 
-    deinit { session.close() }
+    deinit { link.close(id) }
 
-    public func send(_ request: ClientRequest) { session.send(request) }
+    public func send(_ request: ClientRequest) { link.send(request, from: id) }
 
-    /// Closes the socket and stops reconnecting. Safe to call twice; nothing is delivered after it returns.
-    public func close() { session.close() }
+    /// Stops this connection's streams. Safe to call twice; nothing is delivered after it returns.
+    public func close() { link.close(id) }
 }
 
-/// The working part of a ``DaemonConnection``: the reconnecting socket and the session state,
-/// confined to one serial queue.
-final class AppSession: @unchecked Sendable {
-    private let queue: DispatchQueue
-    private let gate: DeliveryGate<ServiceEvent>
-    private let registry: AuthorizationRegistry
-    private let id: UInt64
+/// A process's one connection to `locationd`: a reconnecting socket shared by all its
+/// ``DaemonConnection``s, with the state that survives a daemon restart (``LinkState``).
+///
+/// Confined to its loop; the socket closes when the last connection closes, and opens again with
+/// the next.
+final class DaemonLink: @unchecked Sendable {
+    typealias ConnectionID = UInt64
+
+    /// What one ``DaemonConnection`` holds on the link.
+    private final class Member: Sendable {
+        let gate: DeliveryGate<ServiceEvent>
+        /// The connection's stream ids and the link's, both ways (confined to the loop).
+        nonisolated(unsafe) var streams: [StreamID: StreamID] = [:]
+        /// The link had no authorization when the connection was made: its first event must be one.
+        nonisolated(unsafe) var awaitsAuthorization: Bool
+
+        init(events: @escaping @Sendable (ServiceEvent) -> Void, awaitsAuthorization: Bool) {
+            gate = DeliveryGate(events)
+            self.awaitsAuthorization = awaitsAuthorization
+        }
+    }
+
+    let socketPath: String
+    private let loop: any EngineLoop
+    private let backoff: ReconnectBackoff
+    private let handshakeTimeout: TimeInterval
     private let logger: Logger
-    private var channel: ReconnectingChannel!
-    private let firstAttemptSettled = DispatchSemaphore(value: 0)
+    /// What the link has settled about the app's authorization, readable from any thread.
+    private let known = Locked<EffectiveAuthorization?>(nil)
+    private let lastID = Locked<ConnectionID>(0)
+    /// Every open member's gate, so that `close` can shut it from any thread.
+    private let gates = Locked<[ConnectionID: DeliveryGate<ServiceEvent>]>([:])
 
-    // Confined to `queue`.
-    private var state = AppSessionState()
-    private var hasSettledFirstAttempt = false
+    // Confined to `loop`.
+    private var channel: ReconnectingChannel?
+    private var state = LinkState()
+    private var members: [ConnectionID: Member] = [:]
+    /// Owner of each link stream id.
+    private var owners: [StreamID: ConnectionID] = [:]
+    private var lastStream: StreamID = 0
 
-    init(
-        socketPath: String, registry: AuthorizationRegistry, backoff: ReconnectBackoff, logger: Logger,
-        events: @escaping @Sendable (ServiceEvent) -> Void
-    ) {
-        queue = DispatchQueue(label: "corelocation.daemon-client.app")
-        gate = DeliveryGate(events)
-        self.registry = registry
-        id = registry.newConnectionID()
+    /// - Parameter handshakeTimeout: how long members wait for the daemon's first answer before
+    ///   they start as not determined (the link keeps trying).
+    init(socketPath: String, loop: any EngineLoop, backoff: ReconnectBackoff, handshakeTimeout: TimeInterval, logger: Logger) {
+        self.socketPath = socketPath
+        self.loop = loop
+        self.backoff = backoff
+        self.handshakeTimeout = handshakeTimeout
         self.logger = logger
-        channel = ReconnectingChannel(
-            socketPath: socketPath, queue: queue, backoff: backoff, logger: logger,
+    }
+
+    /// The daemon's word on the app's authorization while the link is welcomed (or was: the last
+    /// one), nil before any answer.
+    var authorization: EffectiveAuthorization? { known.withLock { $0 } }
+
+    /// A new member; connects the socket if it is the first. Never waits.
+    func open(events: @escaping @Sendable (ServiceEvent) -> Void) -> DaemonConnection {
+        let id = lastID.withLock { last in
+            last += 1
+            return last
+        }
+        let initial = authorization
+        let member = Member(events: events, awaitsAuthorization: initial == nil)
+        gates.withLock { $0[id] = member.gate }
+        loop.execute {
+            self.members[id] = member
+            if member.awaitsAuthorization, let settled = self.state.given {
+                // Settled between `open` and now.
+                member.awaitsAuthorization = false
+                member.gate.deliver(.authorizationChanged(settled))
+            }
+            self.connectIfNeeded()
+        }
+        return DaemonConnection(link: self, id: id, initialAuthorization: initial)
+    }
+
+    func send(_ request: ClientRequest, from id: ConnectionID) {
+        loop.execute {
+            guard let member = self.members[id], let request = self.linkRequest(request, of: member, id: id) else { return }
+            if let now = self.state.appSent(request) { self.channel?.send(.request(now)) }
+        }
+    }
+
+    /// Stops the member's streams. Its deliveries end before this returns (the gate waits for one
+    /// in progress), whatever thread calls it.
+    func close(_ id: ConnectionID) {
+        gates.withLock { $0.removeValue(forKey: id) }?.close()
+        loop.execute {
+            guard let member = self.members.removeValue(forKey: id) else { return }
+            guard !self.members.isEmpty else { return self.disconnect() }
+            for linkStream in member.streams.values.sorted() {
+                self.owners[linkStream] = nil
+                if let stop = self.state.appSent(.stopUpdates(linkStream)) { self.channel?.send(.request(stop)) }
+            }
+        }
+    }
+
+    // MARK: In the loop
+
+    /// The request with the member's stream id replaced by the link's (a new one for a new stream).
+    private func linkRequest(_ request: ClientRequest, of member: Member, id: ConnectionID) -> ClientRequest? {
+        func existing(_ stream: StreamID) -> StreamID? { member.streams[stream] }
+        switch request {
+        case .requestAuthorization:
+            return request
+        case let .startUpdates(stream, update):
+            if let old = member.streams[stream] { owners[old] = nil }
+            lastStream &+= 1
+            member.streams[stream] = lastStream
+            owners[lastStream] = id
+            return .startUpdates(lastStream, update)
+        case let .changeUpdates(stream, update):
+            return existing(stream).map { .changeUpdates($0, update) }
+        case .resumeUpdates(let stream):
+            return existing(stream).map { .resumeUpdates($0) }
+        case .stopUpdates(let stream):
+            guard let linkStream = member.streams.removeValue(forKey: stream) else { return nil }
+            owners[linkStream] = nil
+            return .stopUpdates(linkStream)
+        }
+    }
+
+    private func connectIfNeeded() {
+        guard channel == nil else { return }
+        let channel = ReconnectingChannel(
+            socketPath: socketPath, loop: loop, backoff: backoff, logger: logger,
             handlers: .init(
                 welcomed: { [weak self] _, authorization in self?.welcomed(authorization) },
                 received: { [weak self] message in self?.received(message) },
                 down: { [weak self] wasWelcomed in self?.down(wasWelcomed: wasWelcomed) }))
-    }
-
-    func start() {
-        queue.async { self.channel.start() }
-    }
-
-    /// Waits (up to `timeout`) for the first attempt to end — welcomed, refused or unreachable — and
-    /// returns the authorization the app starts with. Never waits on an event loop's thread, whose
-    /// own work the handshake needs.
-    func initialAuthorization(timeout: TimeInterval) -> EffectiveAuthorization {
-        if MultiThreadedEventLoopGroup.currentEventLoop == nil {
-            if firstAttemptSettled.wait(timeout: .now() + timeout) == .timedOut {
-                logger.notice("locationd did not answer in time; starting as not determined", metadata: [
-                    "timeout": "\(timeout) s",
-                ])
-            }
-        } else {
-            logger.debug("connecting from an event loop: not waiting for locationd's welcome")
-        }
-        return queue.sync { state.reportInitial() }
-    }
-
-    func send(_ request: ClientRequest) {
-        queue.async {
-            if let now = self.state.appSent(request) { self.channel.send(.request(now)) }
+        self.channel = channel
+        channel.start()
+        // A daemon that accepts but never answers must not leave the app without an authorization.
+        loop.schedule(after: handshakeTimeout) { [weak self, weak channel] in
+            guard let self, let channel, channel === self.channel, self.state.given == nil else { return }
+            self.logger.notice("locationd did not answer in time; starting as not determined", metadata: [
+                "timeout": "\(self.handshakeTimeout) s",
+            ])
+            self.settleAsNotDetermined()
         }
     }
 
-    func close() {
-        guard !gate.isClosed else { return }
-        gate.close()
-        queue.async {
-            self.channel.close()
-            self.registry.remove(self.id)
-        }
+    private func disconnect() {
+        channel?.close()
+        channel = nil
+        state = LinkState()
+        known.withLock { $0 = nil }
     }
-
-    // MARK: On the queue
 
     private func welcomed(_ authorization: EffectiveAuthorization) {
         let (events, resend) = state.welcomed(authorization)
-        registry.set(authorization, for: id)
-        for event in events { gate.deliver(event) }
-        for request in resend { channel.send(.request(request)) }
+        known.withLock { $0 = authorization }
+        settleAwaitingMembers()
+        for event in events { deliver(event) }
+        for request in resend { channel?.send(.request(request)) }
         if !resend.isEmpty {
             logger.debug("re-sent the app's active requests to locationd", metadata: ["count": "\(resend.count)"])
         }
-        settleFirstAttempt()
     }
 
     private func received(_ message: DaemonMessage) {
         switch message {
         case .event(let event):
-            let shown = state.received(event)
-            if case .authorizationChanged(let authorization) = event { registry.set(authorization, for: id) }
-            if let shown { gate.deliver(shown) }
+            if case .authorizationChanged(let authorization) = event { known.withLock { $0 = authorization } }
+            if let shown = state.received(event) { deliver(shown) }
         case .refused(let reason):
             logger.error("locationd refused this app", metadata: ["reason": "\(reason)"])
         default:
@@ -125,42 +205,42 @@ final class AppSession: @unchecked Sendable {
     }
 
     /// Nothing is delivered while disconnected (the loss is logged by the channel); the app's
-    /// requests wait for the next welcome.
+    /// requests wait for the next welcome. A first attempt that fails settles the members that wait
+    /// for an authorization: the app starts as not determined.
     private func down(wasWelcomed: Bool) {
         state.disconnected()
-        registry.remove(id)
-        settleFirstAttempt()
+        if state.given == nil { settleAsNotDetermined() }
     }
 
-    private func settleFirstAttempt() {
-        guard !hasSettledFirstAttempt else { return }
-        hasSettledFirstAttempt = true
-        firstAttemptSettled.signal()
+    private func settleAsNotDetermined() {
+        _ = state.reportInitial()
+        known.withLock { $0 = state.given }
+        settleAwaitingMembers()
     }
-}
 
-/// The daemon's latest authorization on each welcomed connection of a provider (all of one process,
-/// hence one app), so that `currentAuthorization` needs no new connection while one is up.
-final class AuthorizationRegistry: Sendable {
-    private let state = Locked<(lastID: UInt64, authorizations: [UInt64: EffectiveAuthorization])>((0, [:]))
-
-    func newConnectionID() -> UInt64 {
-        state.withLock { state in
-            state.lastID += 1
-            return state.lastID
+    private func settleAwaitingMembers() {
+        guard state.given != nil || state.daemon != nil else { return }
+        let given = state.reportInitial()
+        for id in members.keys.sorted() {
+            guard let member = members[id], member.awaitsAuthorization else { continue }
+            member.awaitsAuthorization = false
+            member.gate.deliver(.authorizationChanged(given))
         }
     }
 
-    func set(_ authorization: EffectiveAuthorization, for id: UInt64) {
-        state.withLock { $0.authorizations[id] = authorization }
-    }
-
-    func remove(_ id: UInt64) {
-        state.withLock { _ = $0.authorizations.removeValue(forKey: id) }
-    }
-
-    /// The authorization of any welcomed connection (the most recent connection's), nil when none is up.
-    var any: EffectiveAuthorization? {
-        state.withLock { state in state.authorizations.max { $0.key < $1.key }?.value }
+    /// Stream events go to the member that owns the stream, under its own id; the rest to every member.
+    private func deliver(_ event: ServiceEvent) {
+        switch event {
+        case let .stream(linkStream, streamEvent):
+            guard let owner = owners[linkStream], let member = members[owner],
+                  let stream = member.streams.first(where: { $0.value == linkStream })?.key else { return }
+            if case .completed = streamEvent {
+                member.streams[stream] = nil
+                owners[linkStream] = nil
+            }
+            member.gate.deliver(.stream(stream, streamEvent))
+        case .authorizationChanged, .authorizationRequestInProgress:
+            for id in members.keys.sorted() { members[id]?.gate.deliver(event) }
+        }
     }
 }

@@ -1,34 +1,40 @@
 import Foundation
+import LocationCore
 import LocationProtocol
 import Logging
 
 /// The location service as `locationd` provides it, over its Unix socket.
 ///
-/// Who the app is, is the daemon's business: it identifies the peer from the kernel, so the
-/// `app`, `info` and `process` given to ``connect(app:info:process:events:)`` are not sent (the
-/// daemon's verdict arrives with its welcome and is logged at debug level).
+/// One provider serves a whole process (CoreLocation keeps one), and all its connections share
+/// one socket (``DaemonLink``): the daemon identifies the process once. Who the app is, is the
+/// daemon's business: it identifies the peer from the kernel, so the `app`, `info` and `process`
+/// given to ``connect(app:info:process:events:)`` are not sent (the daemon's verdict arrives with
+/// its welcome and is logged at debug level).
 public final class DaemonServiceProvider: LocationServiceProvider {
     public let socketPath: String
     private let handshakeTimeout: TimeInterval
-    private let backoff: ReconnectBackoff
+    private let link: DaemonLink
     private let logger: Logger
-    private let registry = AuthorizationRegistry()
 
     /// - Parameters:
     ///   - socketPath: where the daemon listens (see `DaemonPaths`).
-    ///   - handshakeTimeout: how long `connect` and `currentAuthorization` wait for the daemon's welcome.
+    ///   - handshakeTimeout: how long connections wait for the daemon's first answer before they
+    ///     start as not determined, and ``currentAuthorization(app:process:)`` for a welcome when
+    ///     no connection is up.
+    ///   - loop: where the link's state lives and its reconnection delays are timed.
     public convenience init(
         socketPath: String, handshakeTimeout: TimeInterval = 1,
+        loop: any EngineLoop = RealtimeLoop(label: "corelocation.daemon-client"),
         logger: Logger = Logger(label: "corelocation.daemon-client")
     ) {
-        self.init(socketPath: socketPath, handshakeTimeout: handshakeTimeout, backoff: ReconnectBackoff(), logger: logger)
+        self.init(socketPath: socketPath, handshakeTimeout: handshakeTimeout, loop: loop, backoff: ReconnectBackoff(), logger: logger)
     }
 
-    init(socketPath: String, handshakeTimeout: TimeInterval, backoff: ReconnectBackoff, logger: Logger) {
+    init(socketPath: String, handshakeTimeout: TimeInterval, loop: any EngineLoop, backoff: ReconnectBackoff, logger: Logger) {
         self.socketPath = socketPath
         self.handshakeTimeout = handshakeTimeout
-        self.backoff = backoff
         self.logger = logger
+        link = DaemonLink(socketPath: socketPath, loop: loop, backoff: backoff, handshakeTimeout: handshakeTimeout, logger: logger)
     }
 
     /// The provider for the daemon that discovery finds (`DaemonPaths.discover` with the real
@@ -39,24 +45,19 @@ public final class DaemonServiceProvider: LocationServiceProvider {
         DaemonDiscovery.socketPath(environment: environment).map { DaemonServiceProvider(socketPath: $0) }
     }
 
-    /// Connects and waits (up to the handshake timeout) for the daemon's welcome, so that
-    /// `initialAuthorization` is the daemon's answer. When the daemon cannot be reached it is
-    /// `.notDetermined` at once, and the connection keeps trying in the background.
+    /// A new set of streams on the process's connection. Never waits: when the daemon has not
+    /// answered yet, `initialAuthorization` is nil and the authorization is the first event.
     public func connect(
         app: AppIdentity, info: AppInfo, process: ProcessStamp,
         events: @escaping @Sendable (ServiceEvent) -> Void
     ) -> any ClientConnection {
-        let session = AppSession(
-            socketPath: socketPath, registry: registry, backoff: backoff, logger: logger, events: events)
-        session.start()
-        let initial = session.initialAuthorization(timeout: handshakeTimeout)
-        return DaemonConnection(session: session, initialAuthorization: initial)
+        link.open(events: events)
     }
 
-    /// The authorization the daemon last reported on any live connection of this provider; without
-    /// one, a short connection just for the welcome. `.notDetermined` when the daemon cannot be reached.
+    /// The authorization the daemon last reported on the process's connection; without one, a short
+    /// connection just for the welcome. `.notDetermined` when the daemon cannot be reached.
     public func currentAuthorization(app: AppIdentity, process: ProcessStamp) -> EffectiveAuthorization {
-        if let live = registry.any { return live }
+        if let known = link.authorization { return known }
         do {
             let exchange = try DaemonExchange(socketPath: socketPath, timeout: handshakeTimeout)
             exchange.close()

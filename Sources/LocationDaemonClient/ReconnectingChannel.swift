@@ -1,5 +1,5 @@
-import Dispatch
 import Foundation
+import LocationCore
 import LocationProtocol
 import LocationWire
 import Logging
@@ -8,10 +8,10 @@ import NIOCore
 /// A connection to `locationd` that comes back on its own: when the daemon cannot be reached or goes
 /// away (even `kill -9`), it tries again after a ``ReconnectBackoff`` delay, for as long as it is open.
 ///
-/// Confined to `queue`: every method must be called there, and every handler runs there. The owner
+/// Confined to `loop`: every method must be called there, and every handler runs there. The owner
 /// keeps what must survive a reconnection (streams, prompts) and re-sends it from `welcomed`.
 final class ReconnectingChannel: @unchecked Sendable {
-    /// What the owner is told, on `queue`.
+    /// What the owner is told, inside `loop`.
     struct Handlers {
         /// The daemon accepted a connection (the first, or a new one after a loss).
         var welcomed: (AppIdentity, EffectiveAuthorization) -> Void
@@ -23,12 +23,12 @@ final class ReconnectingChannel: @unchecked Sendable {
     }
 
     let socketPath: String
-    let queue: DispatchQueue
+    let loop: any EngineLoop
     private let handlers: Handlers
     private let logger: Logger
     private let connectTimeout: TimeAmount
 
-    // Confined to `queue`.
+    // Confined to `loop`.
     private var backoff: ReconnectBackoff
     /// Identifies the current attempt; callbacks of earlier attempts are ignored.
     private var attempt: UInt64 = 0
@@ -39,11 +39,11 @@ final class ReconnectingChannel: @unchecked Sendable {
     private var failingSince: Date?
 
     init(
-        socketPath: String, queue: DispatchQueue, backoff: ReconnectBackoff = ReconnectBackoff(),
+        socketPath: String, loop: any EngineLoop, backoff: ReconnectBackoff = ReconnectBackoff(),
         connectTimeout: TimeAmount = .seconds(1), logger: Logger, handlers: Handlers
     ) {
         self.socketPath = socketPath
-        self.queue = queue
+        self.loop = loop
         self.backoff = backoff
         self.connectTimeout = connectTimeout
         self.logger = logger
@@ -52,7 +52,7 @@ final class ReconnectingChannel: @unchecked Sendable {
 
     /// Makes the first attempt.
     func start() {
-        dispatchPrecondition(condition: .onQueue(queue))
+        loop.preconditionInLoop()
         guard !isClosed, attempt == 0 else { return }
         attempt += 1
         connect(attempt)
@@ -61,7 +61,7 @@ final class ReconnectingChannel: @unchecked Sendable {
     /// Sends a message on the welcomed connection; without one it is dropped (the owner re-sends
     /// what still matters after the next welcome).
     func send(_ message: ClientMessage) {
-        dispatchPrecondition(condition: .onQueue(queue))
+        loop.preconditionInLoop()
         guard isWelcomed, let channel else { return }
         do {
             try channel.send(message)
@@ -72,7 +72,7 @@ final class ReconnectingChannel: @unchecked Sendable {
 
     /// Closes the connection and stops reconnecting. Safe to call more than once.
     func close() {
-        dispatchPrecondition(condition: .onQueue(queue))
+        loop.preconditionInLoop()
         guard !isClosed else { return }
         isClosed = true
         attempt += 1
@@ -86,9 +86,9 @@ final class ReconnectingChannel: @unchecked Sendable {
     private func connect(_ id: UInt64) {
         logger.trace("connecting to locationd", metadata: ["socket": "\(socketPath)", "attempt": "\(id)"])
         WireChannel.connect(socketPath: socketPath, timeout: connectTimeout) { [self] channel, event in
-            queue.async { self.handle(event, on: channel, attempt: id) }
+            loop.execute { self.handle(event, on: channel, attempt: id) }
         }.whenComplete { [self] result in
-            queue.async {
+            loop.execute {
                 switch result {
                 case .success(let channel): self.connected(channel, attempt: id)
                 case .failure(let error): self.connectFailed(error, attempt: id)
@@ -106,7 +106,7 @@ final class ReconnectingChannel: @unchecked Sendable {
         guard id == attempt, !isClosed else { return }
         let failure = DaemonClientError.unreachable(socketPath, error)
         if failingSince == nil {
-            failingSince = Date()
+            failingSince = loop.now
             logger.notice("locationd is not reachable; trying again until it is", metadata: ["error": "\(failure)"])
         } else {
             logger.debug("locationd still not reachable", metadata: ["error": "\(failure)"])
@@ -135,7 +135,7 @@ final class ReconnectingChannel: @unchecked Sendable {
                     "socket": "\(socketPath)", "reason": "\(failure ?? "closed by the daemon")",
                 ])
                 // Announced: the failed attempts that follow are details until it is back.
-                failingSince = Date()
+                failingSince = loop.now
             } else if let failure {
                 logger.debug("connection to locationd failed before its welcome", metadata: ["reason": "\(failure)"])
             }
@@ -149,7 +149,7 @@ final class ReconnectingChannel: @unchecked Sendable {
         case let .welcome(identity, authorization):
             if let since = failingSince {
                 logger.notice("connected to locationd", metadata: [
-                    "socket": "\(socketPath)", "after": "\(String(format: "%.1f", Date().timeIntervalSince(since))) s",
+                    "socket": "\(socketPath)", "after": "\(String(format: "%.1f", loop.now.timeIntervalSince(since))) s",
                 ])
             }
             failingSince = nil
@@ -161,7 +161,7 @@ final class ReconnectingChannel: @unchecked Sendable {
             handlers.welcomed(identity, authorization)
         case .refused(let reason):
             if failingSince == nil {
-                failingSince = Date()
+                failingSince = loop.now
                 logger.error("locationd refused the connection; trying again", metadata: ["reason": "\(reason)"])
             }
             channel.close()
@@ -180,7 +180,7 @@ final class ReconnectingChannel: @unchecked Sendable {
         let id = attempt
         let delay = backoff.next()
         handlers.down(wasWelcomed)
-        queue.asyncAfter(deadline: .now() + delay) { [self] in
+        loop.schedule(after: delay) { [self] in
             guard id == attempt, !isClosed else { return }
             connect(id)
         }

@@ -3,8 +3,10 @@
 /// This is the transport-neutral face the `CoreLocation` module talks to; the in-process
 /// transport implements it directly, and `LocationDaemonClient` over `locationd`'s socket.
 public protocol ClientConnection: AnyObject, Sendable {
-    /// The app's authorization at the moment the connection was made.
-    var initialAuthorization: EffectiveAuthorization { get }
+    /// The app's authorization at the moment the connection was made; nil when the transport does
+    /// not know it yet, and then the connection's first event is `.authorizationChanged` with it.
+    /// (Opening a connection never waits for the service.)
+    var initialAuthorization: EffectiveAuthorization? { get }
     func send(_ request: ClientRequest)
     func close()
 }

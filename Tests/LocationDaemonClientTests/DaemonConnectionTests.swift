@@ -17,12 +17,53 @@ import Testing
         let provider = DaemonServiceProvider(socketPath: daemon.socketPath)
         let connection = provider.connect(app: Caller.app, info: Caller.info, process: Caller.process, events: recorder.handler)
         defer { connection.close() }
-        #expect(connection.initialAuthorization == .approximate)
+        #expect(connection.initialAuthorization == nil, "connecting does not wait for the daemon")
+        recorder.expectInitial(.approximate)
         #expect(daemon.messages(on: 1) == [.hello(version: WireProtocol.version)], "the app's claims are not sent")
-        connection.send(.requestAuthorization(.whenInUse))
+
+        let later = EventRecorder()
+        let second = provider.connect(app: Caller.app, info: Caller.info, process: Caller.process, events: later.handler)
+        defer { second.close() }
+        #expect(second.initialAuthorization == .approximate, "a later connection knows it at once")
+        second.send(.requestAuthorization(.whenInUse))
         #expect(eventually { daemon.messages(on: 1).count == 2 })
         #expect(daemon.messages(on: 1).last == .request(.requestAuthorization(.whenInUse)))
-        #expect(recorder.events.isEmpty, "the welcome's authorization is the initial one, not a change")
+        #expect(daemon.connectionCount == 1, "one socket for the whole process")
+        #expect(later.events.isEmpty && recorder.events.isEmpty, "the welcome's authorization is the initial one, not a change")
+    }
+
+    /// Every connection of a process is a set of streams on one socket: ids are mapped, events go
+    /// to the stream's owner, authorization to everyone, and closing one stops only its streams.
+    @Test func connectionsShareOneSocketAndKeepTheirOwnStreams() throws {
+        let daemon = try FakeDaemon(authorization: .whenInUse)
+        try daemon.start()
+        let provider = DaemonServiceProvider(socketPath: daemon.socketPath)
+        let first = EventRecorder(), second = EventRecorder()
+        let a = provider.connect(app: Caller.app, info: Caller.info, process: Caller.process, events: first.handler)
+        defer { a.close() }
+        first.expectInitial(.whenInUse)
+        let b = provider.connect(app: Caller.app, info: Caller.info, process: Caller.process, events: second.handler)
+        a.send(.startUpdates(1, Self.request))
+        b.send(.startUpdates(1, Self.request))
+        #expect(eventually { daemon.messages(on: 1).count == 3 })
+        #expect(daemon.messages(on: 1).dropFirst() == [
+            .request(.startUpdates(1, Self.request)), .request(.startUpdates(2, Self.request)),
+        ])
+        try daemon.send(.event(.stream(2, .locations([.at(1)]))))
+        try daemon.send(.event(.stream(1, .locations([.at(2)]))))
+        try daemon.send(.event(.authorizationChanged(.approximate)))
+        #expect(eventually { first.events.count == 2 && second.events.count == 2 })
+        #expect(first.events == [.stream(1, .locations([.at(2)])), .authorizationChanged(.approximate)])
+        #expect(second.events == [.stream(1, .locations([.at(1)])), .authorizationChanged(.approximate)])
+
+        b.close()
+        #expect(eventually { daemon.messages(on: 1).count == 4 })
+        #expect(daemon.messages(on: 1).last == .request(.stopUpdates(2)))
+        try daemon.send(.event(.stream(2, .locations([.at(3)]))))
+        try daemon.send(.event(.stream(1, .locations([.at(4)]))))
+        #expect(eventually { first.events.count == 3 })
+        #expect(second.events.count == 2, "nothing after close")
+        #expect(daemon.connectionCount == 1 && !daemon.isClosed(1))
     }
 
     @Test func eventsAndBinaryLocationsArriveInOrder() throws {
@@ -32,6 +73,7 @@ import Testing
         let connection = DaemonServiceProvider(socketPath: daemon.socketPath)
             .connect(app: Caller.app, info: Caller.info, process: Caller.process, events: recorder.handler)
         defer { connection.close() }
+        recorder.expectInitial(.whenInUse)
         connection.send(.startUpdates(1, Self.request))
         #expect(eventually { daemon.messages(on: 1).contains(.request(.startUpdates(1, Self.request))) })
 
@@ -57,7 +99,8 @@ import Testing
         let started = Date()
         let connection = provider.connect(app: Caller.app, info: Caller.info, process: Caller.process, events: recorder.handler)
         defer { connection.close() }
-        #expect(connection.initialAuthorization == .notDetermined)
+        #expect(connection.initialAuthorization == nil)
+        recorder.expectInitial(.notDetermined)
         #expect(provider.currentAuthorization(app: Caller.app, process: Caller.process) == .notDetermined)
         #expect(Date().timeIntervalSince(started) < 0.5, "no daemon: no waiting")
 
@@ -69,19 +112,22 @@ import Testing
             .hello(version: WireProtocol.version), .request(.requestAuthorization(.whenInUse)),
             .request(.startUpdates(1, Self.request)),
         ], "what the app asked while the daemon was away reaches it, in order")
-        #expect(eventually { recorder.authorizationChanges == [.whenInUse] })
+        #expect(eventually { recorder.authorizationChanges == [.whenInUse] }, "a change from the not determined start")
     }
 
-    @Test func aDaemonThatNeverAnswersDelaysConnectOnlyByTheHandshakeTimeout() throws {
+    @Test func aDaemonThatNeverAnswersLeavesTheAppNotDeterminedAfterTheHandshakeTimeout() throws {
         let daemon = try FakeDaemon(authorization: .whenInUse, greeting: .silence)
         try daemon.start()
         let provider = DaemonServiceProvider(socketPath: daemon.socketPath, handshakeTimeout: 0.3)
+        let recorder = EventRecorder()
         let started = Date()
-        let connection = provider.connect(app: Caller.app, info: Caller.info, process: Caller.process) { _ in }
+        let connection = provider.connect(app: Caller.app, info: Caller.info, process: Caller.process, events: recorder.handler)
         defer { connection.close() }
-        let waited = Date().timeIntervalSince(started)
-        #expect(connection.initialAuthorization == .notDetermined)
-        #expect(waited >= 0.25 && waited < 2, "waited \(waited) s")
+        #expect(Date().timeIntervalSince(started) < 0.2, "connecting never waits")
+        #expect(connection.initialAuthorization == nil)
+        recorder.expectInitial(.notDetermined)
+        let settled = Date().timeIntervalSince(started)
+        #expect(settled >= 0.25 && settled < 2, "settled after \(settled) s")
         #expect(provider.currentAuthorization(app: Caller.app, process: Caller.process) == .notDetermined)
     }
 
@@ -92,7 +138,8 @@ import Testing
         let connection = DaemonServiceProvider(socketPath: daemon.socketPath)
             .connect(app: Caller.app, info: Caller.info, process: Caller.process, events: recorder.handler)
         defer { connection.close() }
-        #expect(connection.initialAuthorization == .notDetermined)
+        #expect(connection.initialAuthorization == nil)
+        recorder.expectInitial(.notDetermined)
         // It keeps trying (the daemon may be upgraded): a second connection comes within the backoff.
         #expect(eventually { daemon.connectionCount >= 2 })
         #expect(recorder.events.isEmpty)
@@ -104,6 +151,7 @@ import Testing
         let recorder = EventRecorder()
         let connection = DaemonServiceProvider(socketPath: daemon.socketPath)
             .connect(app: Caller.app, info: Caller.info, process: Caller.process, events: recorder.handler)
+        recorder.expectInitial(.whenInUse)
         connection.send(.startUpdates(1, Self.request))
         #expect(eventually { daemon.messages(on: 1).count == 2 })
         connection.close()
@@ -121,8 +169,11 @@ import Testing
 
     @Test func closeWhileTheDaemonIsAwayStopsTheRetries() throws {
         let daemon = try FakeDaemon(authorization: .whenInUse)
+        let recorder = EventRecorder()
         let connection = DaemonServiceProvider(socketPath: daemon.socketPath)
-            .connect(app: Caller.app, info: Caller.info, process: Caller.process) { _ in }
+            .connect(app: Caller.app, info: Caller.info, process: Caller.process, events: recorder.handler)
+        // The first attempt has failed (the daemon is away) and a retry is scheduled.
+        recorder.expectInitial(.notDetermined)
         connection.close()
         try daemon.start()
         #expect(!eventually(timeout: 1.5) { daemon.connectionCount > 0 })
@@ -138,7 +189,7 @@ import Testing
 
         let connection = provider.connect(app: Caller.app, info: Caller.info, process: Caller.process) { _ in }
         defer { connection.close() }
-        #expect(daemon.connectionCount == 2)
+        #expect(eventually { daemon.connectionCount == 2 && daemon.messages(on: 2).count == 1 })
         try daemon.send(.event(.authorizationChanged(.denied)))
         #expect(eventually { provider.currentAuthorization(app: Caller.app, process: Caller.process) == .denied })
         #expect(daemon.connectionCount == 2, "answered from the live connection")
@@ -154,6 +205,7 @@ import Testing
         let connection = DaemonServiceProvider(socketPath: daemon.socketPath)
             .connect(app: Caller.app, info: Caller.info, process: Caller.process, events: recorder.handler)
         defer { connection.close() }
+        recorder.expectInitial(.whenInUse)
         connection.send(.startUpdates(1, Self.request))
         #expect(eventually { daemon.messages(on: 1).count == 2 })
         try daemon.sendRaw(garbage.bytes)

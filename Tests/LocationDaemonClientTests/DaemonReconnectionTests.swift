@@ -19,6 +19,7 @@ import Testing
         let connection = DaemonServiceProvider(socketPath: daemon.socketPath)
             .connect(app: Caller.app, info: Caller.info, process: Caller.process, events: recorder.handler)
         defer { connection.close() }
+        recorder.expectInitial(daemon.authorization)
         connection.send(.startUpdates(1, Self.continuous))
         connection.send(.startUpdates(2, Self.single))
         #expect(eventually { daemon.messages(on: 1).count == 3 })
@@ -64,6 +65,7 @@ import Testing
         let connection = DaemonServiceProvider(socketPath: daemon.socketPath)
             .connect(app: Caller.app, info: Caller.info, process: Caller.process, events: recorder.handler)
         defer { connection.close() }
+        recorder.expectInitial(daemon.authorization)
         daemon.stop()
         daemon.authorization = .denied
         try daemon.start()
@@ -87,6 +89,7 @@ import Testing
         let connection = DaemonServiceProvider(socketPath: daemon.socketPath)
             .connect(app: Caller.app, info: Caller.info, process: Caller.process, events: recorder.handler)
         defer { connection.close() }
+        recorder.expectInitial(daemon.authorization)
         connection.send(.requestAuthorization(.whenInUse))
         #expect(eventually { daemon.messages(on: 1).count == 2 })
         try daemon.send(.event(.authorizationRequestInProgress(true)))
@@ -118,6 +121,7 @@ import Testing
         let connection = DaemonServiceProvider(socketPath: daemon.socketPath)
             .connect(app: Caller.app, info: Caller.info, process: Caller.process, events: recorder.handler)
         defer { connection.close() }
+        recorder.expectInitial(daemon.authorization)
         connection.send(.startUpdates(1, Self.continuous))
         connection.send(.startUpdates(2, Self.continuous))
         connection.send(.stopUpdates(1))

@@ -1,6 +1,7 @@
 import Foundation
 import LocationCore
 import LocationProtocol
+import Testing
 
 /// A fresh directory with a short path (Unix socket paths are limited to 107 bytes).
 func temporaryDirectory() throws -> String {
@@ -25,6 +26,17 @@ final class EventRecorder: Sendable {
     private let state = Locked((events: [ServiceEvent](), delivering: false, overlapped: false))
 
     var events: [ServiceEvent] { state.withLock { $0.events } }
+
+    /// Forgets what was delivered so far (after checking it).
+    func removeAll() { state.withLock { $0.events.removeAll() } }
+
+    /// Waits for a connection's first event, which is its initial authorization when `connect`
+    /// did not know it, and forgets it.
+    func expectInitial(_ authorization: EffectiveAuthorization, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(eventually { !events.isEmpty }, "an initial authorization arrives", sourceLocation: sourceLocation)
+        #expect(events == [.authorizationChanged(authorization)], sourceLocation: sourceLocation)
+        removeAll()
+    }
     var overlapped: Bool { state.withLock { $0.overlapped } }
 
     var handler: @Sendable (ServiceEvent) -> Void {

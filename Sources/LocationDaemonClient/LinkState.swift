@@ -7,7 +7,7 @@ import LocationProtocol
 ///
 /// A pure value: the owner feeds it the app's requests and the daemon's messages and performs what
 /// it returns (events to deliver, requests to send).
-struct AppSessionState {
+struct LinkState {
     private struct Stream {
         var request: UpdateRequest
         /// The newest fix delivered on this stream: a restarted daemon may replay its cached last fix.

@@ -5,25 +5,25 @@ import Testing
 @testable import LocationDaemonClient
 
 /// The rules that keep an app's view consistent across reconnections, without sockets.
-@Suite struct AppSessionStateTests {
+@Suite struct LinkStateTests {
     static let continuous = UpdateRequest(mode: .continuous, desiredAccuracy: 10)
     static let single = UpdateRequest(mode: .single, desiredAccuracy: 100)
 
     /// A state that reported `initial` and is welcomed with it.
-    static func connected(_ initial: EffectiveAuthorization = .whenInUse) -> AppSessionState {
-        var state = AppSessionState()
+    static func connected(_ initial: EffectiveAuthorization = .whenInUse) -> LinkState {
+        var state = LinkState()
         _ = state.welcomed(initial)
         #expect(state.reportInitial() == initial)
         return state
     }
 
     @Test func initialAuthorizationIsTheWelcomesOrNotDetermined() {
-        var welcomed = AppSessionState()
+        var welcomed = LinkState()
         _ = welcomed.welcomed(.approximate)
         #expect(welcomed.reportInitial() == .approximate)
         #expect(welcomed.reportInitial() == .approximate, "fixed at the first report")
 
-        var unreachable = AppSessionState()
+        var unreachable = LinkState()
         #expect(unreachable.reportInitial() == .notDetermined)
         // A late welcome with another answer is a change the app must see.
         let late = unreachable.welcomed(.denied)
@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test func requestsWaitForAWelcomeAndAreSentOnceWhenItComes() {
-        var state = AppSessionState()
+        var state = LinkState()
         _ = state.reportInitial()
         #expect(state.appSent(.requestAuthorization(.whenInUse)) == nil)
         #expect(state.appSent(.startUpdates(1, Self.continuous)) == nil)
@@ -126,7 +126,7 @@ import Testing
     }
 
     @Test func anAuthorizationChangeBeforeTheInitialReportIsFoldedIntoIt() {
-        var state = AppSessionState()
+        var state = LinkState()
         _ = state.welcomed(.notDetermined)
         #expect(state.received(.authorizationChanged(.denied)) == nil)
         #expect(state.reportInitial() == .denied)
