@@ -74,17 +74,17 @@ public struct CLLocationUpdate: Sendable {
         let system: LocationSystem
 
         public func makeAsyncIterator() -> Iterator {
-            Iterator(session: LiveUpdateSession(configuration: configuration, system: system))
+            Iterator(stream: LiveUpdateStream(configuration: configuration, system: system))
         }
 
-        /// The iterator of live updates. The session ends when the iteration ends.
+        /// The iterator of live updates. The stream ends when the iteration ends.
         public struct Iterator: AsyncIteratorProtocol {
-            private let session: LiveUpdateSession
+            private let stream: LiveUpdateStream
             private var updates: AsyncStream<CLLocationUpdate>.Iterator
 
-            init(session: LiveUpdateSession) {
-                self.session = session
-                updates = session.updates.makeAsyncIterator()
+            init(stream: LiveUpdateStream) {
+                self.stream = stream
+                updates = stream.updates.makeAsyncIterator()
             }
 
             public mutating func next() async throws -> CLLocationUpdate? {
@@ -95,13 +95,13 @@ public struct CLLocationUpdate: Sendable {
 }
 
 /// One iteration of `liveUpdates()`: a connection with one live stream, turned into updates.
-final class LiveUpdateSession: Sendable {
+final class LiveUpdateStream: Sendable {
     let updates: AsyncStream<CLLocationUpdate>
     private let continuation: AsyncStream<CLLocationUpdate>.Continuation
     private let connection: any ClientConnection
     private let state = LockedState()
 
-    private static let stream: StreamID = 1
+    private static let streamID: StreamID = 1
 
     init(configuration: CLLocationUpdate.LiveConfiguration, system: LocationSystem) {
         (updates, continuation) = AsyncStream.makeStream(of: CLLocationUpdate.self, bufferingPolicy: .bufferingNewest(256))
@@ -126,7 +126,7 @@ final class LiveUpdateSession: Sendable {
         // A When In Use request does nothing once the status is determined (Apple's rule, applied by
         // the service), so it is sent whenever the status may still be undetermined.
         if initial == nil || initial?.status == .notDetermined { connection.send(.requestAuthorization(.whenInUse)) }
-        connection.send(.startUpdates(Self.stream, UpdateRequest(
+        connection.send(.startUpdates(Self.streamID, UpdateRequest(
             mode: .live, desiredAccuracy: -1, distanceFilter: -1,
             activity: configuration.activity, pausesAutomatically: false)))
     }
@@ -136,7 +136,7 @@ final class LiveUpdateSession: Sendable {
         connection.close()
     }
 
-    /// The session's view of its authorization, shared with the connection's event handler.
+    /// The stream's view of its authorization, shared with the connection's event handler.
     final class LockedState: Sendable {
         private let translator = Locked(ServiceEventTranslator(authorization: .notDetermined))
 

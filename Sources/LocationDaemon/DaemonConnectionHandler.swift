@@ -21,7 +21,7 @@ final class DaemonConnectionHandler: ChannelInboundHandler {
     typealias OutboundOut = ByteBuffer
 
     private struct Serving {
-        let session: UserSession
+        let user: UserContext
         let identity: AppIdentity
         let connection: any ClientConnection
         let writer: ConnectionWriter
@@ -29,13 +29,13 @@ final class DaemonConnectionHandler: ChannelInboundHandler {
     }
 
     private let peer: Result<PeerProcess, PeerIdentityError>
-    private let registry: SessionRegistry
+    private let registry: UserRegistry
     private var logger: Logger
     private var serving: Serving?
     private var finished = false
     private var stallTimer: Scheduled<Void>?
 
-    init(peer: Result<PeerProcess, PeerIdentityError>, registry: SessionRegistry, logger: Logger) {
+    init(peer: Result<PeerProcess, PeerIdentityError>, registry: UserRegistry, logger: Logger) {
         self.peer = peer
         self.registry = registry
         var logger = logger
@@ -79,21 +79,21 @@ final class DaemonConnectionHandler: ChannelInboundHandler {
         if registry.configuration.instance == .user, process.credentials.uid != getuid() {
             return refuse(context, "this is the location daemon of uid \(getuid()); uid \(process.credentials.uid) cannot use it")
         }
-        let session = registry.session(for: process.credentials.uid)
-        let (identity, info) = session.identify(process)
+        let user = registry.user(for: process.credentials.uid)
+        let (identity, info) = user.identify(process)
         logger[metadataKey: "app"] = "\(identity.id)"
         let writer = ConnectionWriter(channel: context.channel, outbox: registry.outbox(for: context.eventLoop), logger: logger)
-        let connection = session.service.connect(app: identity, info: info, process: process.stamp) { event in
+        let connection = user.service.connect(app: identity, info: info, process: process.stamp) { event in
             writer.send(event)
         }
-        session.presenterConnected(identity)
-        serving = Serving(session: session, identity: identity, connection: connection, writer: writer)
+        user.presenterConnected(identity)
+        serving = Serving(user: user, identity: identity, connection: connection, writer: writer)
         logger.debug("client connected", metadata: ["executable": "\(process.executablePath)"])
         // Written now, inside this event-loop turn: service events reach this loop from the engine's
         // loop as later tasks (through the outbox), so the welcome is always the first frame.
         // The in-process service always knows the authorization at once; the fallback reads it again.
         let authorization = connection.initialAuthorization
-            ?? session.service.currentAuthorization(app: identity, process: process.stamp)
+            ?? user.service.currentAuthorization(app: identity, process: process.stamp)
         writer.send(.welcome(identity: identity, authorization: authorization))
     }
 
@@ -104,24 +104,24 @@ final class DaemonConnectionHandler: ChannelInboundHandler {
         case .request(let request):
             serving.connection.send(request)
         case .settings(let change):
-            serving.writer.send(.settingsResult(applySettings(change, serving.session)))
+            serving.writer.send(.settingsResult(applySettings(change, serving.user)))
         case .listApps:
-            serving.writer.send(serving.session.listApps())
+            serving.writer.send(serving.user.listApps())
         case .registerAgent:
             self.serving?.isAgent = true
-            serving.session.registerAgent(serving.writer)
+            serving.user.registerAgent(serving.writer)
         case let .agentAnswer(id, answer):
-            serving.session.agent.answer(id: id, answer, from: serving.writer)
+            serving.user.agent.answer(id: id, answer, from: serving.writer)
         }
     }
 
-    private func applySettings(_ change: SettingsChange, _ session: UserSession) -> SettingsChangeError? {
-        guard case .services = change else { return session.apply(change) }
+    private func applySettings(_ change: SettingsChange, _ user: UserContext) -> SettingsChangeError? {
+        guard case .services = change else { return user.apply(change) }
         // The switch is device-wide: only root (or the user the daemon runs as) may flip it.
-        guard session.uid == 0 || session.uid == getuid() else {
+        guard user.uid == 0 || user.uid == getuid() else {
             return SettingsChangeError("only root can turn Location Services on or off (it is device-wide)")
         }
-        let error = session.apply(change)
+        let error = user.apply(change)
         if error == nil { registry.refreshAll() }
         return error
     }
@@ -187,8 +187,8 @@ final class DaemonConnectionHandler: ChannelInboundHandler {
         guard let serving else { return }
         self.serving = nil
         serving.connection.close()
-        serving.session.presenterDisconnected(serving.identity)
-        if serving.isAgent { serving.session.agent.unregister(serving.writer) }
+        serving.user.presenterDisconnected(serving.identity)
+        if serving.isAgent { serving.user.agent.unregister(serving.writer) }
         logger.debug("client disconnected")
     }
 }

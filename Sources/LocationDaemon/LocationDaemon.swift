@@ -16,7 +16,7 @@ public final class LocationDaemon: Sendable {
     /// The one engine every user's service shares.
     public let engine: LocationEngine
     private let loop: RealtimeLoop
-    private let registry: SessionRegistry
+    private let registry: UserRegistry
     private let logger: Logger
 
     private struct Running {
@@ -33,7 +33,7 @@ public final class LocationDaemon: Sendable {
         self.logger = logger
         loop = RealtimeLoop(label: "corelocation.locationd.engine")
         engine = LocationEngine(loop: loop, sources: configuration.sources)
-        registry = SessionRegistry(configuration: configuration, engine: engine, logger: logger)
+        registry = UserRegistry(configuration: configuration, engine: engine, logger: logger)
     }
 
     /// Where the daemon listens.
@@ -87,7 +87,7 @@ public final class LocationDaemon: Sendable {
         // source): once they are through, sources are stopped and no event is on its way to a
         // client — only then may the event loops go.
         for _ in 0..<4 { loop.sync {} }
-        for session in registry.allSessions { session.stop() }
+        for user in registry.allUsers { user.stop() }
         try? state.group.syncShutdownGracefully()
         state.keeper?.stop()
         logger.info("stopped", metadata: ["socket": "\(configuration.socketPath)"])
@@ -127,6 +127,6 @@ extension LocationDaemon {
 extension LocationDaemon {
     /// Whether a prompt agent is registered for `uid` (for tests and diagnostics).
     func hasAgent(forUser uid: uid_t) -> Bool {
-        registry.allSessions.contains { $0.uid == uid && $0.agent.hasAgent }
+        registry.allUsers.contains { $0.uid == uid && $0.agent.hasAgent }
     }
 }

@@ -28,10 +28,10 @@ extension LocationCtl {
             // A question's input pipe may close under a write (the question ended); that is not fatal.
             signal(SIGPIPE, SIG_IGN)
             let terminal = AgentTerminal(input: .standardInput, output: .standardOutput, socketPath: socketPath)
-            let session = AgentSession(socketPath: socketPath) { terminal.handle($0) }
+            let connection = AgentConnection(socketPath: socketPath) { terminal.handle($0) }
             await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
-                terminal.start(session: session, handlesInterrupt: true) { finished.resume() }
-                session.start()
+                terminal.start(connection: connection, handlesInterrupt: true) { finished.resume() }
+                connection.start()
             }
         }
     }

@@ -9,13 +9,13 @@ import LocationPolicy
 import Glibc
 #endif
 
-/// What the terminal needs from its session: an `AgentSession`, or a test's stand-in.
+/// What the terminal needs from its connection: an `AgentConnection`, or a test's stand-in.
 protocol AgentAnswering: AnyObject, Sendable {
     func answer(_ prompt: AgentPrompt, with answer: PromptAnswer?)
     func close()
 }
 
-extension AgentSession: AgentAnswering {}
+extension AgentConnection: AgentAnswering {}
 
 /// `locationctl agent`'s terminal: shows the daemon's questions one at a time, with exactly the
 /// dialogue an app's own terminal prompt uses (`TerminalPrompter`), and sends back the answers.
@@ -28,7 +28,7 @@ final class AgentTerminal: @unchecked Sendable {
     private let input: FileHandle
     private let output: FileHandle
     private let socketPath: String
-    private var session: (any AgentAnswering)?
+    private var connection: (any AgentAnswering)?
     private var interrupt: (any DispatchSourceSignal)?
     private var onFinish: (@Sendable () -> Void)?
 
@@ -44,11 +44,11 @@ final class AgentTerminal: @unchecked Sendable {
         self.socketPath = socketPath
     }
 
-    /// Starts reading input and serving `session`; `onFinish` runs once, after end of input (or
+    /// Starts reading input and serving `connection`; `onFinish` runs once, after end of input (or
     /// Ctrl-C) and the last answer.
-    func start(session: any AgentAnswering, handlesInterrupt: Bool, onFinish: @escaping @Sendable () -> Void) {
+    func start(connection: any AgentAnswering, handlesInterrupt: Bool, onFinish: @escaping @Sendable () -> Void) {
         queue.sync {
-            self.session = session
+            self.connection = connection
             self.onFinish = onFinish
         }
         if handlesInterrupt {
@@ -65,7 +65,7 @@ final class AgentTerminal: @unchecked Sendable {
         readLines()
     }
 
-    /// An event of the session (any thread).
+    /// An event of the connection (any thread).
     func handle(_ event: AgentEvent) {
         queue.async { self.received(event) }
     }
@@ -99,7 +99,7 @@ final class AgentTerminal: @unchecked Sendable {
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else {
             write("cannot show a location request: \(String(cString: strerror(errno)))\n")
-            session?.answer(prompt, with: nil)
+            connection?.answer(prompt, with: nil)
             return showNext()
         }
         let lines = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
@@ -118,7 +118,7 @@ final class AgentTerminal: @unchecked Sendable {
         if current.withdrawn {
             write("(This request was answered elsewhere, or its app quit.)\n")
         } else {
-            session?.answer(prompt, with: answer)
+            connection?.answer(prompt, with: answer)
         }
         if isEnding { return finish() }
         showNext()
@@ -146,8 +146,8 @@ final class AgentTerminal: @unchecked Sendable {
     }
 
     private func finish() {
-        session?.close()
-        session = nil
+        connection?.close()
+        connection = nil
         interrupt?.cancel()
         let onFinish = self.onFinish
         self.onFinish = nil

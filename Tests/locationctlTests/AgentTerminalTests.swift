@@ -47,7 +47,7 @@ import Testing
                 }
             }.start()
             let finished = self.finished
-            terminal.start(session: session, handlesInterrupt: false) { finished.withLock { $0 = true } }
+            terminal.start(connection: session, handlesInterrupt: false) { finished.withLock { $0 = true } }
         }
 
         var output: String { collected.withLock { $0 } }

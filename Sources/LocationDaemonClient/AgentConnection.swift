@@ -18,39 +18,39 @@ public struct AgentPrompt: Sendable, Equatable {
         self.connection = connection
     }
 
-    /// A prompt that belongs to no connection, for stand-ins of a session (tests, previews): a real
-    /// session drops any answer to it.
+    /// A prompt that belongs to no connection, for stand-ins of a connection (tests, previews): a real
+    /// connection drops any answer to it.
     public init(id: UInt64, request: PromptRequest) {
         self.init(id: id, request: request, connection: 0)
     }
 }
 
-/// What an ``AgentSession`` reports, in order, one at a time.
+/// What an ``AgentConnection`` reports, in order, one at a time.
 public enum AgentEvent: Sendable, Equatable {
     /// Registered as the agent (again, after the daemon came back).
     case registered
-    /// A question to show the user; answer it with ``AgentSession/answer(_:with:)``.
+    /// A question to show the user; answer it with ``AgentConnection/answer(_:with:)``.
     case prompt(AgentPrompt)
     /// The question no longer needs an answer (answered elsewhere, its app went away, or the daemon did).
     case withdrawn(AgentPrompt)
-    /// The daemon refused this agent (and closed the connection); the session keeps trying.
+    /// The daemon refused this agent (and closed the connection); the connection keeps trying.
     case refused(String)
-    /// The daemon went away (every open question was withdrawn first); the session is reconnecting.
+    /// The daemon went away (every open question was withdrawn first); the connection is reconnecting.
     case disconnected
 }
 
 /// The client side of `locationctl agent`: registers as the calling user's prompt agent, hands each
 /// question to `events`, sends the answers back, and reconnects and registers again when the daemon
 /// restarts.
-public final class AgentSession: Sendable {
-    private let state: AgentSessionState
+public final class AgentConnection: Sendable {
+    private let state: AgentConnectionState
 
     /// - Parameter events: called on a private queue, in order, never after ``close()`` returns.
     public init(
         socketPath: String, logger: Logger = Logger(label: "corelocation.agent"),
         events: @escaping @Sendable (AgentEvent) -> Void
     ) {
-        state = AgentSessionState(socketPath: socketPath, backoff: ReconnectBackoff(), logger: logger, events: events)
+        state = AgentConnectionState(socketPath: socketPath, backoff: ReconnectBackoff(), logger: logger, events: events)
     }
 
     /// Connects (and keeps reconnecting until closed).
@@ -66,8 +66,8 @@ public final class AgentSession: Sendable {
     deinit { state.close() }
 }
 
-/// The working part of an ``AgentSession``, confined to its loop.
-private final class AgentSessionState: @unchecked Sendable {
+/// The working part of an ``AgentConnection``, confined to its loop.
+private final class AgentConnectionState: @unchecked Sendable {
     private let loop = RealtimeLoop(label: "corelocation.daemon-client.agent")
     private let gate: DeliveryGate<AgentEvent>
     private let logger: Logger

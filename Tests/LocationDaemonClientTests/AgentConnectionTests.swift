@@ -6,7 +6,7 @@ import Testing
 @testable import LocationDaemonClient
 
 /// `locationctl agent`'s session against a (fake) daemon.
-@Suite struct AgentSessionTests {
+@Suite struct AgentConnectionTests {
     static let hello = ClientMessage.hello(version: WireProtocol.version)
     static func request(_ name: String, _ kind: PromptRequest.Kind = .initial) -> PromptRequest {
         PromptRequest(
@@ -31,7 +31,7 @@ import Testing
         let daemon = try FakeDaemon()
         try daemon.start()
         let recorder = Recorder()
-        let session = AgentSession(socketPath: daemon.socketPath, events: recorder.record)
+        let session = AgentConnection(socketPath: daemon.socketPath, events: recorder.record)
         defer { session.close() }
         session.start()
         #expect(eventually { daemon.messages(on: 1) == [Self.hello, .registerAgent] })
@@ -64,7 +64,7 @@ import Testing
         let daemon = try FakeDaemon()
         try daemon.start()
         let recorder = Recorder()
-        let session = AgentSession(socketPath: daemon.socketPath, events: recorder.record)
+        let session = AgentConnection(socketPath: daemon.socketPath, events: recorder.record)
         defer { session.close() }
         session.start()
         #expect(eventually { daemon.messages(on: 1).count == 2 })
@@ -85,7 +85,7 @@ import Testing
         let daemon = try FakeDaemon()
         try daemon.start()
         let recorder = Recorder()
-        let session = AgentSession(socketPath: daemon.socketPath, events: recorder.record)
+        let session = AgentConnection(socketPath: daemon.socketPath, events: recorder.record)
         defer { session.close() }
         session.start()
         #expect(eventually { daemon.messages(on: 1).count == 2 })
@@ -113,7 +113,7 @@ import Testing
         let daemon = try FakeDaemon()
         try daemon.start()
         let recorder = Recorder()
-        let session = AgentSession(socketPath: daemon.socketPath, events: recorder.record)
+        let session = AgentConnection(socketPath: daemon.socketPath, events: recorder.record)
         session.start()
         #expect(eventually { recorder.events == [.registered] })
         session.close()

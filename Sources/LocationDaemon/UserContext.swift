@@ -14,7 +14,7 @@ import Glibc
 
 /// One user's share of the daemon: their store, their `LocationService` on the shared engine, and
 /// their prompt agent. Created the first time a process of that user connects.
-final class UserSession: Sendable {
+final class UserContext: Sendable {
     let uid: uid_t
     let store: any AuthorizationStore
     let service: LocationService

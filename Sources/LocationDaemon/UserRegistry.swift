@@ -8,13 +8,13 @@ import NIOCore
 import Glibc
 #endif
 
-/// The daemon's shared state that connections reach: one session per user (created lazily), and the
+/// The daemon's shared state that connections reach: one context per user (created lazily), and the
 /// open client channels (so `stop()` can close them).
-final class SessionRegistry: Sendable {
+final class UserRegistry: Sendable {
     let configuration: DaemonConfiguration
     let engine: LocationEngine
     private let logger: Logger
-    private let sessions = Locked<[uid_t: UserSession]>([:])
+    private let users = Locked<[uid_t: UserContext]>([:])
     private let channels = Locked<[ObjectIdentifier: any Channel]>([:])
     private let outboxes = Locked<[ObjectIdentifier: EventLoopOutbox]>([:])
 
@@ -24,20 +24,20 @@ final class SessionRegistry: Sendable {
         self.logger = logger
     }
 
-    func session(for uid: uid_t) -> UserSession {
-        sessions.withLock { sessions in
-            if let existing = sessions[uid] { return existing }
-            let session = UserSession(uid: uid, engine: engine, configuration: configuration, logger: logger)
-            sessions[uid] = session
-            return session
+    func user(for uid: uid_t) -> UserContext {
+        users.withLock { users in
+            if let existing = users[uid] { return existing }
+            let user = UserContext(uid: uid, engine: engine, configuration: configuration, logger: logger)
+            users[uid] = user
+            return user
         }
     }
 
-    var allSessions: [UserSession] { sessions.withLock { Array($0.values) } }
+    var allUsers: [UserContext] { users.withLock { Array($0.values) } }
 
     /// Re-reads every user's store now (after the device-wide Location Services switch changed).
     func refreshAll() {
-        for session in allSessions { session.service.refreshAuthorization() }
+        for user in allUsers { user.service.refreshAuthorization() }
     }
 
     func track(_ channel: any Channel) {
