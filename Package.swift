@@ -104,6 +104,8 @@ let package = Package(
         ]),
         // A seeded generator (SplitMix64) shared by the tests and the benchmarks.
         .target(name: "SeededRandom"),
+        // The tests' one temporary-directory helper and one `eventually` (not a product).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         // epoll and eventfd for the benchmark's client (Glibc's Swift module leaves them out).
         .target(name: "CLinuxEpoll"),
         .executableTarget(name: "corelocation-bench", dependencies: [
@@ -118,39 +120,40 @@ let package = Package(
         .testTarget(name: "LocationGeodesyTests", dependencies: ["LocationGeodesy", "SeededRandom"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "LocationNMEATests", dependencies: ["LocationNMEA", "SeededRandom"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "LocationSourcesTests", dependencies: ["LocationSources", "LocationCore", "LocationGeodesy", "SeededRandom"],
+        .testTarget(name: "LocationSourcesTests", dependencies: ["LocationSources", "LocationCore", "LocationGeodesy", "SeededRandom", "TestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "LocationEngineTests", dependencies: ["LocationEngine", "LocationSources", "LocationCore"]),
         .testTarget(name: "LocationPolicyTests", dependencies: [
-            "LocationPolicy", "LocationCore", .product(name: "Logging", package: "swift-log"),
+            "LocationPolicy", "LocationCore", "TestSupport", .product(name: "Logging", package: "swift-log"),
             // To craft corrupt, foreign and future store files.
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
-        .testTarget(name: "LocationPlacesTests", dependencies: ["LocationPlaces", "SeededRandom"]),
-        .testTarget(name: "LocationPersistenceTests", dependencies: ["LocationPersistence", "LocationCore"]),
+        .testTarget(name: "LocationPlacesTests", dependencies: ["LocationPlaces", "SeededRandom", "TestSupport"]),
+        .testTarget(name: "LocationPersistenceTests", dependencies: ["LocationPersistence", "LocationCore", "TestSupport"]),
         .testTarget(name: "LocationWireTests", dependencies: [
             "LocationWire", "LocationCore", "LocationEngine", "LocationPolicy", "LocationService",
             .product(name: "NIOCore", package: "swift-nio"),
         ]),
         .testTarget(name: "LocationDaemonTests", dependencies: [
             "LocationDaemon", "LocationDaemonClient", "LocationWire", "LocationCore", "LocationEngine",
-            "LocationPolicy", "LocationService", "LocationSources", "LocationPersistence",
+            "LocationPolicy", "LocationService", "LocationSources", "LocationPersistence", "TestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         .testTarget(name: "LocationDaemonClientTests", dependencies: [
             "LocationDaemonClient", "LocationWire", "LocationCore", "LocationEngine", "LocationPolicy", "LocationService",
+            "TestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         .testTarget(name: "CoreLocationTests", dependencies: [
             "CoreLocation", "CoreLocationTesting", "LocationCore", "LocationEngine", "LocationPolicy",
-            "LocationService", "LocationSources", "LocationPlaces",
+            "LocationService", "LocationSources", "LocationPlaces", "TestSupport",
         ]),
         .testTarget(name: "locationctlTests", dependencies: [
             "locationctl", "locationd", "corelocation-example", "CoreLocation", "LocationCore", "LocationEngine",
             "LocationPolicy", "LocationService", "LocationSources", "LocationPersistence", "LocationDaemonClient",
-            "LocationPlaces",
+            "LocationPlaces", "TestSupport",
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -5,6 +5,7 @@ import LocationEngine
 import LocationPolicy
 import LocationService
 import LocationSources
+import TestSupport
 import Testing
 
 /// Checklist §12 item 17: callbacks arrive on the run loop of the thread that created the manager,
@@ -41,7 +42,7 @@ import Testing
             done.set()
         }
         thread.start()
-        while !done.isSet { try await Task.sleep(for: .milliseconds(20)) }
+        try #require(await eventually(timeout: .seconds(30)) { done.isSet }, "the manager's thread ended")
 
         let (creator, delegate) = result.withLock { $0 }
         let recorded = try #require(delegate)

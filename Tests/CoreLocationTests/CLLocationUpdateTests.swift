@@ -2,6 +2,7 @@ import CoreLocation
 import CoreLocationTesting
 import Foundation
 import LocationPolicy
+import TestSupport
 import Testing
 
 /// `CLLocationUpdate.liveUpdates()` and its diagnostic flags.
@@ -109,9 +110,12 @@ import Testing
         let world = try LocationTestHarness(source: "sim:walk")
         authorize(world)
         _ = await collect(world) { $0.count >= 3 }
-        for _ in 0..<50 where world.engine.status.subscriberCount > 0 {
+        var seconds = 0
+        _ = await eventually(timeout: .seconds(60)) {
+            guard world.engine.status.subscriberCount > 0, seconds < 50 else { return true }
             world.loop.advance(by: 1)
-            try await Task.sleep(for: .milliseconds(5))
+            seconds += 1
+            return false
         }
         #expect(world.engine.status.subscriberCount == 0)
         #expect(world.engine.status.activeSource == nil)

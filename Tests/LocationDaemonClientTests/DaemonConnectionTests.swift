@@ -5,6 +5,7 @@ import LocationPolicy
 import LocationService
 import LocationWire
 import NIOCore
+import TestSupport
 import Testing
 @testable import LocationDaemonClient
 
@@ -12,7 +13,7 @@ import Testing
 @Suite struct DaemonConnectionTests {
     static let request = UpdateRequest(mode: .continuous, desiredAccuracy: 10)
 
-    @Test func theHandshakeGivesTheDaemonsAuthorizationAndSaysHelloFirst() throws {
+    @Test func theHandshakeGivesTheDaemonsAuthorizationAndSaysHelloFirst() async throws {
         let daemon = try FakeDaemon(authorization: .approximate)
         try daemon.start()
         let recorder = EventRecorder()
@@ -22,12 +23,12 @@ import Testing
         #expect(connection.initialAuthorization == .approximate)
         #expect(daemon.messages(on: 1) == [.hello(version: WireProtocol.version)], "the app's claims are not sent")
         connection.send(.requestAuthorization(.whenInUse))
-        #expect(eventually { daemon.messages(on: 1).count == 2 })
+        #expect(await eventually { daemon.messages(on: 1).count == 2 })
         #expect(daemon.messages(on: 1).last == .request(.requestAuthorization(.whenInUse)))
         #expect(recorder.events.isEmpty, "the welcome's authorization is the initial one, not a change")
     }
 
-    @Test func eventsAndBinaryLocationsArriveInOrder() throws {
+    @Test func eventsAndBinaryLocationsArriveInOrder() async throws {
         let daemon = try FakeDaemon(authorization: .whenInUse)
         try daemon.start()
         let recorder = EventRecorder()
@@ -35,7 +36,7 @@ import Testing
             .connect(app: Caller.app, info: Caller.info, process: Caller.process, events: recorder.handler)
         defer { connection.close() }
         connection.send(.startUpdates(1, Self.request))
-        #expect(eventually { daemon.messages(on: 1).contains(.request(.startUpdates(1, Self.request))) })
+        #expect(await eventually { daemon.messages(on: 1).contains(.request(.startUpdates(1, Self.request))) })
 
         var expected: [ServiceEvent] = []
         for second in 1...50 {
@@ -47,12 +48,12 @@ import Testing
             .authorizationRequestInProgress(true), .sourceFinished(1),
         ]
         for event in expected { try daemon.send(.event(event)) }
-        #expect(eventually { recorder.events.count == expected.count })
+        #expect(await eventually { recorder.events.count == expected.count })
         #expect(recorder.events == expected)
         #expect(!recorder.overlapped)
     }
 
-    @Test func anUnreachableDaemonMeansNotDeterminedAtOnceAndTheConnectionCatchesUpLater() throws {
+    @Test func anUnreachableDaemonMeansNotDeterminedAtOnceAndTheConnectionCatchesUpLater() async throws {
         let daemon = try FakeDaemon(authorization: .whenInUse)
         let provider = DaemonServiceProvider(socketPath: daemon.socketPath)
         let recorder = EventRecorder()
@@ -66,15 +67,15 @@ import Testing
         connection.send(.requestAuthorization(.whenInUse))
         connection.send(.startUpdates(1, Self.request))
         try daemon.start()
-        #expect(eventually { daemon.messages(on: 1).count == 3 })
+        #expect(await eventually { daemon.messages(on: 1).count == 3 })
         #expect(daemon.messages(on: 1) == [
             .hello(version: WireProtocol.version), .request(.requestAuthorization(.whenInUse)),
             .request(.startUpdates(1, Self.request)),
         ], "what the app asked while the daemon was away reaches it, in order")
-        #expect(eventually { recorder.authorizationChanges == [.whenInUse] })
+        #expect(await eventually { recorder.authorizationChanges == [.whenInUse] })
     }
 
-    @Test func aDaemonThatNeverAnswersDelaysConnectOnlyByTheHandshakeTimeout() throws {
+    @Test func aDaemonThatNeverAnswersDelaysConnectOnlyByTheHandshakeTimeout() async throws {
         let daemon = try FakeDaemon(authorization: .whenInUse, greeting: .silence)
         try daemon.start()
         let provider = DaemonServiceProvider(socketPath: daemon.socketPath, handshakeTimeout: 0.3)
@@ -87,7 +88,7 @@ import Testing
         #expect(provider.currentAuthorization(app: Caller.app, process: Caller.process) == .notDetermined)
     }
 
-    @Test func aRefusingDaemonMeansNotDeterminedAndNoEvents() throws {
+    @Test func aRefusingDaemonMeansNotDeterminedAndNoEvents() async throws {
         let daemon = try FakeDaemon(authorization: .whenInUse, greeting: .refuse("unsupported protocol version"))
         try daemon.start()
         let recorder = EventRecorder()
@@ -96,60 +97,60 @@ import Testing
         defer { connection.close() }
         #expect(connection.initialAuthorization == .notDetermined)
         // It keeps trying (the daemon may be upgraded): a second connection comes within the backoff.
-        #expect(eventually { daemon.connectionCount >= 2 })
+        #expect(await eventually { daemon.connectionCount >= 2 })
         #expect(recorder.events.isEmpty)
     }
 
-    @Test func closeStopsEverythingAndIsSafeTwice() throws {
+    @Test func closeStopsEverythingAndIsSafeTwice() async throws {
         let daemon = try FakeDaemon(authorization: .whenInUse)
         try daemon.start()
         let recorder = EventRecorder()
         let connection = DaemonServiceProvider(socketPath: daemon.socketPath)
             .connect(app: Caller.app, info: Caller.info, process: Caller.process, events: recorder.handler)
         connection.send(.startUpdates(1, Self.request))
-        #expect(eventually { daemon.messages(on: 1).count == 2 })
+        #expect(await eventually { daemon.messages(on: 1).count == 2 })
         connection.close()
         connection.close()
-        #expect(eventually { daemon.isClosed(1) }, "the socket is closed")
+        #expect(await eventually { daemon.isClosed(1) }, "the socket is closed")
         connection.send(.startUpdates(2, Self.request))
 
         // Restarted daemon: no reconnection (the longest backoff is 1 s).
         daemon.stop()
         try daemon.start()
-        #expect(!eventually(timeout: 1.5) { daemon.connectionCount > 1 })
+        #expect(await !eventually(timeout: .seconds(1.5)) { daemon.connectionCount > 1 })
         #expect(recorder.events.isEmpty)
         #expect(daemon.messages(on: 1).count == 2, "nothing sent after close")
     }
 
-    @Test func closeWhileTheDaemonIsAwayStopsTheRetries() throws {
+    @Test func closeWhileTheDaemonIsAwayStopsTheRetries() async throws {
         let daemon = try FakeDaemon(authorization: .whenInUse)
         let connection = DaemonServiceProvider(socketPath: daemon.socketPath)
             .connect(app: Caller.app, info: Caller.info, process: Caller.process) { _ in }
         connection.close()
         try daemon.start()
-        #expect(!eventually(timeout: 1.5) { daemon.connectionCount > 0 })
+        #expect(await !eventually(timeout: .seconds(1.5)) { daemon.connectionCount > 0 })
     }
 
-    @Test func currentAuthorizationUsesALiveConnectionElseAsksOnce() throws {
+    @Test func currentAuthorizationUsesALiveConnectionElseAsksOnce() async throws {
         let daemon = try FakeDaemon(authorization: .approximate)
         try daemon.start()
         let provider = DaemonServiceProvider(socketPath: daemon.socketPath)
         #expect(provider.currentAuthorization(app: Caller.app, process: Caller.process) == .approximate)
         #expect(daemon.connectionCount == 1)
-        #expect(eventually { daemon.isClosed(1) }, "the one-shot connection is closed")
+        #expect(await eventually { daemon.isClosed(1) }, "the one-shot connection is closed")
 
         let connection = provider.connect(app: Caller.app, info: Caller.info, process: Caller.process) { _ in }
         defer { connection.close() }
         #expect(daemon.connectionCount == 2)
         try daemon.send(.event(.authorizationChanged(.denied)))
-        #expect(eventually { provider.currentAuthorization(app: Caller.app, process: Caller.process) == .denied })
+        #expect(await eventually { provider.currentAuthorization(app: Caller.app, process: Caller.process) == .denied })
         #expect(daemon.connectionCount == 2, "answered from the live connection")
     }
 
     @Test(arguments: [
         FakeGarbage.hostileLength, FakeGarbage.brokenJSON, FakeGarbage.truncatedLocations, FakeGarbage.unknownKind,
     ])
-    func garbageFromTheDaemonDropsTheConnectionNotTheApp(_ garbage: FakeGarbage) throws {
+    func garbageFromTheDaemonDropsTheConnectionNotTheApp(_ garbage: FakeGarbage) async throws {
         let daemon = try FakeDaemon(authorization: .whenInUse)
         try daemon.start()
         let recorder = EventRecorder()
@@ -157,13 +158,13 @@ import Testing
             .connect(app: Caller.app, info: Caller.info, process: Caller.process, events: recorder.handler)
         defer { connection.close() }
         connection.send(.startUpdates(1, Self.request))
-        #expect(eventually { daemon.messages(on: 1).count == 2 })
+        #expect(await eventually { daemon.messages(on: 1).count == 2 })
         try daemon.sendRaw(garbage.bytes)
-        #expect(eventually { daemon.isClosed(1) }, "the client hangs up on a confused daemon")
+        #expect(await eventually { daemon.isClosed(1) }, "the client hangs up on a confused daemon")
         // …and comes back, with its stream, on a fresh connection.
-        #expect(eventually { daemon.messages(on: 2).contains(.request(.startUpdates(1, Self.request))) })
+        #expect(await eventually { daemon.messages(on: 2).contains(.request(.startUpdates(1, Self.request))) })
         try daemon.send(.event(.locations(1, [.at(1)])))
-        #expect(eventually { recorder.events == [.locations(1, [.at(1)])] })
+        #expect(await eventually { recorder.events == [.locations(1, [.at(1)])] })
     }
 }
 

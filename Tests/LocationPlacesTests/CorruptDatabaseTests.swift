@@ -1,6 +1,7 @@
 import Testing
 @testable import LocationPlaces
 import SeededRandom
+import TestSupport
 
 /// Files that are not valid places databases give `.corrupt`/`.unsupportedVersion` with a precise reason,
 /// never a crash; the crafted files come from `PlacesFileBuilder`.
@@ -8,7 +9,7 @@ import SeededRandom
     /// Opens `bytes` written to a temporary file; returns the error, or `nil` when the file opened.
     private func openError(_ bytes: [UInt8]) throws -> PlacesDatabaseError? {
         let directory = try TemporaryDirectory()
-        defer { directory.cleanUp() }
+        defer { directory.remove() }
         let path = try directory.write(bytes, named: "places.bin")
         do {
             _ = try PlacesDatabase.open(path: path)
@@ -32,7 +33,7 @@ import SeededRandom
 
     @Test func theMinimalFileOpensAndAnswers() throws {
         let directory = try TemporaryDirectory()
-        defer { directory.cleanUp() }
+        defer { directory.remove() }
         let path = try directory.write(PlacesFileBuilder.minimal().bytes(), named: "places.bin")
         let database = try PlacesDatabase.open(path: path)
         let place = try #require(database.reverseGeocode(latitude: 10.12, longitude: 10.08))
@@ -226,7 +227,7 @@ import SeededRandom
         let grid = valid.offset(of: "GRID")
         let interesting = Array(0..<grid) + Array((grid + 720 * 360 * 4)..<bytes.count)
         let directory = try TemporaryDirectory()
-        defer { directory.cleanUp() }
+        defer { directory.remove() }
         var generator = SplitMix64(seed: 11)
         for trial in 0..<300 {
             var broken = bytes
@@ -245,7 +246,7 @@ import SeededRandom
 
     @Test func aMissingFileIsMissingAndADirectoryIsUnreadable() throws {
         let directory = try TemporaryDirectory()
-        defer { directory.cleanUp() }
+        defer { directory.remove() }
         let missing = directory.url.appendingPathComponent("absent.bin").path
         #expect(throws: PlacesDatabaseError.missing(searched: [missing])) { try PlacesDatabase.open(path: missing) }
         do {

@@ -1,5 +1,6 @@
 import Foundation
 import LocationPolicy
+import TestSupport
 import Testing
 
 @Suite struct AppInfoTests {

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import LocationCore
 import LocationPolicy
+import TestSupport
 import Testing
 
 #if canImport(Glibc)

@@ -2,6 +2,7 @@ import CoreLocation
 import CoreLocationTesting
 import Foundation
 import LocationPolicy
+import TestSupport
 import Testing
 
 /// The seeds' code behaves as the seeds describe.
@@ -97,9 +98,12 @@ import Testing
 func drive<T: Sendable>(_ world: LocationTestHarness, until task: Task<T, any Error>) async -> T? {
     let done = Flag()
     let watcher = Task { _ = try? await task.value; done.set() }
-    for _ in 0..<600 where !done.isSet {
+    var seconds = 0
+    _ = await eventually(timeout: .seconds(60)) {
+        guard !done.isSet, seconds < 600 else { return true }
         world.loop.advance(by: 1)
-        try? await Task.sleep(for: .milliseconds(2))
+        seconds += 1
+        return done.isSet
     }
     watcher.cancel()
     task.cancel()

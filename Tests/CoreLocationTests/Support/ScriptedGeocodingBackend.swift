@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import LocationCore
 import LocationPlaces
+import TestSupport
 
 /// A places database stand-in that answers with fixed places, records every query and the thread
 /// it ran on, and (when `blocking`) holds every lookup until the test calls `release()`.
@@ -28,14 +29,8 @@ final class ScriptedGeocodingBackend: GeocodingBackend, @unchecked Sendable {
     func release() { gate.leave() }
 
     /// Waits until `count` lookups have started (so they are in progress, not just queued).
-    /// Polls, so that it never blocks one of the few threads of the cooperative pool.
-    func waitUntilStarted(_ count: Int = 1, timeout: TimeInterval = 10) async -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while recorded.withLock({ $0.queries.count }) < count {
-            if Date() > deadline { return false }
-            try? await Task.sleep(for: .milliseconds(2))
-        }
-        return true
+    func waitUntilStarted(_ count: Int = 1, timeout: Duration = .seconds(10)) async -> Bool {
+        await eventually(timeout: timeout) { recorded.withLock { $0.queries.count } >= count }
     }
 
     func reverseGeocode(latitude: Double, longitude: Double) -> PlaceDescription? {
@@ -89,13 +84,8 @@ final class GeocodeOutcomes: @unchecked Sendable {
     }
 
     /// Waits until at least `count` calls arrived (polling; the calls run on the main queue).
-    func wait(for count: Int, timeout: TimeInterval = 10) async -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while outcomes.withLock({ $0.count }) < count {
-            if Date() > deadline { return false }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return true
+    func wait(for count: Int, timeout: Duration = .seconds(10)) async -> Bool {
+        await eventually(timeout: timeout) { outcomes.withLock { $0.count } >= count }
     }
 }
 

@@ -5,6 +5,7 @@ import LocationService
 import LocationWire
 import NIOCore
 import NIOPosix
+import TestSupport
 
 /// A scripted stand-in for `locationd`: a real Unix-socket server speaking the wire protocol, which
 /// can be stopped like `kill -9` (connections dropped, socket file left behind) and started again
@@ -26,7 +27,8 @@ final class FakeDaemon: @unchecked Sendable {
 
     static let identity = AppIdentity(id: "com.example.fake", displayName: "Fake", executablePath: "/usr/bin/fake")
 
-    let directory: String
+    private let temporary: TemporaryDirectory
+    var directory: String { temporary.path }
     let socketPath: String
     private let state: Locked<State>
     /// Answers everything but `hello` (nil: no answer).
@@ -48,7 +50,8 @@ final class FakeDaemon: @unchecked Sendable {
         socketName: String = "d.sock",
         script: @escaping @Sendable (ClientMessage) -> [DaemonMessage] = { _ in [] }
     ) throws {
-        directory = try temporaryDirectory()
+        temporary = try TemporaryDirectory()
+        let directory = temporary.path
         socketPath = directory + "/" + socketName
         try FileManager.default.createDirectory(
             atPath: (socketPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -61,7 +64,7 @@ final class FakeDaemon: @unchecked Sendable {
         let (server, connections) = state.withLock { ($0.server, $0.connections.values) }
         for channel in connections { channel.close(promise: nil) }
         server?.close(promise: nil)
-        try? FileManager.default.removeItem(atPath: directory)
+        temporary.remove()
     }
 
     // MARK: Life

@@ -3,24 +3,6 @@ import LocationCore
 import LocationPolicy
 import LocationService
 
-/// A fresh directory with a short path (Unix socket paths are limited to 107 bytes).
-func temporaryDirectory() throws -> String {
-    var template = Array("/tmp/cl-XXXXXX".utf8CString)
-    guard let made = mkdtemp(&template) else { throw CocoaError(.fileWriteUnknown) }
-    return String(cString: made)
-}
-
-/// Polls `condition` until it holds or `timeout` passes; the deadline bounds cross-thread waits.
-@discardableResult
-func eventually(timeout: TimeInterval = 5, _ condition: () -> Bool) -> Bool {
-    let deadline = Date() + timeout
-    while Date() < deadline {
-        if condition() { return true }
-        usleep(5_000)
-    }
-    return condition()
-}
-
 /// Collects what a connection delivers, and checks that deliveries never overlap.
 final class EventRecorder: Sendable {
     private let state = Locked((events: [ServiceEvent](), delivering: false, overlapped: false))
