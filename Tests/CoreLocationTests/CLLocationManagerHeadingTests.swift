@@ -22,7 +22,7 @@ import Testing
 
     @Test func startingHeadingWithoutHardwareDeliversNothing() throws {
         let world = try LocationTestHarness(source: "fixed:1,2")
-        world.setAuthorization(.authorizedWhenInUse)
+        try world.setAuthorization(.authorizedWhenInUse)
         world.run {
             #expect(!CLLocationManager.headingAvailable())
             let delegate = HeadingRecorder()

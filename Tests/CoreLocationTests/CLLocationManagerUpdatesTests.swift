@@ -11,7 +11,7 @@ import Testing
     /// A world whose app is already authorized (While Using, precise).
     private func authorizedWorld(_ spec: String, speed: Double = 1) throws -> LocationTestHarness {
         let world = try LocationTestHarness(source: spec, speed: speed)
-        world.setAuthorization(.authorizedWhenInUse)
+        try world.setAuthorization(.authorizedWhenInUse)
         return world
     }
 
@@ -124,7 +124,7 @@ import Testing
 
     @Test func stopUpdatingLocationCancelsAPendingRequest() throws {
         let world = LocationTestHarness(sources: [NeverFixSource()])
-        world.setAuthorization(.authorizedWhenInUse)
+        try world.setAuthorization(.authorizedWhenInUse)
         world.run {
             let delegate = RecordingDelegate()
             let manager = CLLocationManager()
@@ -140,7 +140,7 @@ import Testing
 
     @Test func requestLocationFailsWithLocationUnknownWhenNoFixComes() throws {
         let world = LocationTestHarness(sources: [NeverFixSource()])
-        world.setAuthorization(.authorizedWhenInUse)
+        try world.setAuthorization(.authorizedWhenInUse)
         world.run {
             let delegate = RecordingDelegate()
             let manager = CLLocationManager()
@@ -154,7 +154,7 @@ import Testing
 
     @Test func startUpdatingCancelsAPendingRequestAndRequestWhileRunningDoesNothing() throws {
         let world = LocationTestHarness(sources: [NeverFixSource()])
-        world.setAuthorization(.authorizedWhenInUse)
+        try world.setAuthorization(.authorizedWhenInUse)
         world.run {
             let delegate = RecordingDelegate()
             let manager = CLLocationManager()
@@ -171,7 +171,7 @@ import Testing
 
     @Test func locationUnknownIsTransient() throws {
         let world = LocationTestHarness(sources: [TunnelSource()])
-        world.setAuthorization(.authorizedWhenInUse)
+        try world.setAuthorization(.authorizedWhenInUse)
         world.run {
             let delegate = RecordingDelegate()
             let manager = CLLocationManager()

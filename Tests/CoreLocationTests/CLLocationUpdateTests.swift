@@ -25,13 +25,13 @@ import Testing
         }
     }
 
-    private func authorize(_ world: LocationTestHarness, accuracy: CLAccuracyAuthorization = .fullAccuracy) {
-        world.setAuthorization(.authorizedWhenInUse, accuracy: accuracy)
+    private func authorize(_ world: LocationTestHarness, accuracy: CLAccuracyAuthorization = .fullAccuracy) throws {
+        try world.setAuthorization(.authorizedWhenInUse, accuracy: accuracy)
     }
 
     @Test func deliversLocationsWhenAuthorized() async throws {
         let world = try LocationTestHarness(source: "sim:city-drive")
-        authorize(world)
+        try authorize(world)
         let updates = await collect(world) { $0.filter { $0.location != nil }.count >= 10 }
         let locations = updates.compactMap(\.location)
         #expect(locations.count == 10)
@@ -48,8 +48,8 @@ import Testing
 
     @Test func reportsDeniedGloballyWhenServicesAreOff() async throws {
         let world = try LocationTestHarness(source: "sim:walk")
-        authorize(world)
-        world.updateStore { $0.servicesEnabled = false }
+        try authorize(world)
+        try world.updateStore { $0.servicesEnabled = false }
         let updates = await collect(world) { $0.contains { $0.authorizationDenied } }
         let last = try #require(updates.last)
         #expect(last.authorizationDenied && last.authorizationDeniedGlobally)
@@ -66,14 +66,14 @@ import Testing
 
     @Test func reportsRestricted() async throws {
         let world = try LocationTestHarness(source: "sim:walk")
-        world.setAuthorization(.restricted)
+        try world.setAuthorization(.restricted)
         let updates = await collect(world) { $0.contains { $0.authorizationRestricted } }
         #expect(updates.last?.authorizationRestricted == true)
     }
 
     @Test func flagsReducedAccuracyAsAccuracyLimited() async throws {
         let world = try LocationTestHarness(source: "sim:city-drive")
-        authorize(world, accuracy: .reducedAccuracy)
+        try authorize(world, accuracy: .reducedAccuracy)
         let updates = await collect(world) { $0.contains { $0.location != nil } }
         let update = try #require(updates.last)
         #expect(update.accuracyLimited)
@@ -82,14 +82,14 @@ import Testing
 
     @Test func reportsLocationUnavailable() async throws {
         let world = LocationTestHarness(sources: [NeverFixSource()])
-        authorize(world)
+        try authorize(world)
         let updates = await collect(world) { $0.contains { $0.locationUnavailable } }
         #expect(updates.last?.locationUnavailable == true)
     }
 
     @Test func reportsStationaryWhenTheDeviceStops() async throws {
         let world = try LocationTestHarness(source: "fixed:52.52,13.405")
-        authorize(world)
+        try authorize(world)
         let updates = await collect(world) { $0.contains { $0.stationary } }
         let stationary = try #require(updates.last)
         #expect(stationary.stationary)
@@ -108,7 +108,7 @@ import Testing
 
     @Test func endingTheIterationReleasesTheSource() async throws {
         let world = try LocationTestHarness(source: "sim:walk")
-        authorize(world)
+        try authorize(world)
         _ = await collect(world) { $0.count >= 3 }
         var seconds = 0
         _ = await eventually(timeout: .seconds(60)) {

@@ -50,7 +50,7 @@ import Testing
 
     @Test func viewControllerReportsServicesOff() throws {
         let world = try LocationTestHarness(source: "sim:walk")
-        world.updateStore { $0.servicesEnabled = false }
+        try world.updateStore { $0.servicesEnabled = false }
         world.run {
             let controller = LocationViewController()
             controller.locationManager.delegate = controller
