@@ -87,11 +87,6 @@ import Testing
         #expect(seed?.deniedSeen == true)
         #expect(seed?.processed.isEmpty == true)
     }
-
-    @Test func headingIsUnavailableOnThisDevice() throws {
-        let world = try LocationTestHarness(source: "sim:walk")
-        world.run { #expect(!compassFeaturesAvailable(CLLocationManager())) }
-    }
 }
 
 /// Advances virtual time until `task` finishes (at most ten simulated minutes).
