@@ -23,6 +23,8 @@ final class FakeDaemon: @unchecked Sendable {
         /// Which connection, counting from 1 across restarts.
         var connection: Int
         var message: ClientMessage
+        /// When it was read (so a test measures delays where they happen, not when it next looks).
+        var time = Date()
     }
 
     static let identity = AppIdentity(id: "com.example.fake", displayName: "Fake", executablePath: "/usr/bin/fake")
@@ -141,6 +143,12 @@ final class FakeDaemon: @unchecked Sendable {
     /// The messages of one connection, in order.
     func messages(on connection: Int) -> [ClientMessage] {
         received.filter { $0.connection == connection }.map(\.message)
+    }
+
+    /// When the `count`th message on `connection` was read; nil before it was.
+    func arrival(of count: Int, on connection: Int) -> Date? {
+        let messages = received.filter { $0.connection == connection }
+        return messages.count >= count ? messages[count - 1].time : nil
     }
 
     var connectionCount: Int { state.withLock { $0.lastConnection } }
