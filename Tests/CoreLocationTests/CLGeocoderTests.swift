@@ -208,13 +208,27 @@ import Testing
         ])
     }
 
+    /// Each request made both ways, through the same backend: the async form returns the placemarks
+    /// the completion handler is given, or throws the error it is given.
     @Test func theAsyncFormsReturnOrThrowWhatTheHandlersGet() async throws {
         let geocoder = CLGeocoder(backend: ScriptedGeocodingBackend(places: [.berlin, .paris]).provider)
-        let forward = try await geocoder.geocodeAddressString("a")
-        #expect(forward.map(\.isoCountryCode) == ["DE", "FR"])
-        let reverse = try await geocoder.reverseGeocodeLocation(CLLocation(latitude: 52.5, longitude: 13.4))
-        #expect(reverse.count == 1)
         let none = CLGeocoder(backend: ScriptedGeocodingBackend(places: []).provider)
+        let outcomes = GeocodeOutcomes()
+        let location = CLLocation(latitude: 52.5, longitude: 13.4)
+        geocoder.geocodeAddressString("a", completionHandler: outcomes.handler("forward", geocoder))
+        #expect(await outcomes.wait(for: 1))
+        geocoder.reverseGeocodeLocation(location, completionHandler: outcomes.handler("reverse", geocoder))
+        #expect(await outcomes.wait(for: 2))
+        none.geocodeAddressString("x", in: nil, completionHandler: outcomes.handler("none", none))
+        #expect(await outcomes.wait(for: 3))
+        let handed = Dictionary(uniqueKeysWithValues: outcomes.all.map { ($0.tag, $0.outcome) })
+
+        let forward = try await geocoder.geocodeAddressString("a")
+        #expect(forward.map(\.description) == handed["forward"]?.placemarks?.map(\.description))
+        #expect(forward.map(\.isoCountryCode) == ["DE", "FR"])
+        let reverse = try await geocoder.reverseGeocodeLocation(location)
+        #expect(reverse.map(\.description) == handed["reverse"]?.placemarks?.map(\.description))
+        #expect(handed["none"]?.code == .geocodeFoundNoResult)
         await #expect(throws: CLError(.geocodeFoundNoResult)) { try await none.geocodeAddressString("x", in: nil) }
         #expect(!geocoder.isGeocoding && !none.isGeocoding)
     }
