@@ -223,15 +223,16 @@ final class ScriptedOpener: StreamOpener, @unchecked Sendable {
         let maximumInFlight = Locked(0)
         let ended = Locked(false)
         let consumer = DispatchQueue(label: "test.consumer")
+        // Held shut until reading has had to pause: the consumer is stuck at first, then slow.
+        let stuck = DispatchGroup()
+        stuck.enter()
         let streamBox = Locked<ByteStream?>(nil)
         let stream = ByteStream(OpenedDescriptor(fd: fds[0], isSocket: true, isNonBlocking: true),
                                 queue: DispatchQueue(label: "test.bytestream")) { event in
             switch event {
             case .bytes(let bytes):
                 consumer.async {
-                    // A consumer stuck at first (until reading has had to pause, at most 5 s), then slow.
-                    let stuckUntil = Date().addingTimeInterval(5)
-                    while streamBox.withLock({ $0?.suspensions ?? 0 }) == 0 && Date() < stuckUntil { usleep(1000) }
+                    stuck.wait()
                     usleep(100)
                     received.withLock { $0 += bytes }
                     if let stream = streamBox.withLock({ $0 }) {
@@ -258,6 +259,8 @@ final class ScriptedOpener: StreamOpener, @unchecked Sendable {
             }
             close(writer)
         }
+        #expect(await eventually { stream.suspensions > 0 }, "reading pauses while the consumer is stuck")
+        stuck.leave()
         #expect(await eventually(timeout: .seconds(50)) { ended.withLock { $0 } })
         let bytes = received.withLock { $0 }
         #expect(bytes.count == total)
