@@ -50,7 +50,8 @@ import Testing
         #expect(await outcomes.wait(for: 1))
         backend.release()
         // The lookup finishes after the cancellation: its result must not reach the handler.
-        try await Task.sleep(for: .milliseconds(200))
+        #expect(await backend.waitUntilReturned())
+        #expect(await !outcomes.wait(for: 2, timeout: .milliseconds(200)), "the late result reached the handler")
         let calls = outcomes.all
         #expect(calls.count == 1)
         #expect(calls[0].outcome.code == .geocodeCanceled)
@@ -67,7 +68,7 @@ import Testing
         geocoder.reverseGeocodeLocation(CLLocation(latitude: 52.5, longitude: 13.4), completionHandler: outcomes.handler("a", geocoder))
         #expect(await outcomes.wait(for: 1))
         geocoder.cancelGeocode()
-        try await Task.sleep(for: .milliseconds(100))
+        #expect(await !outcomes.wait(for: 2, timeout: .milliseconds(100)), "a second call")
         #expect(outcomes.all.count == 1)
         #expect(outcomes.all.first?.outcome.placemarks?.count == 1, "the finished request was not cancelled")
     }
@@ -85,7 +86,7 @@ import Testing
         #expect(outcomes.all[0].outcome.code == .geocodeCanceled)
         backend.release()
         #expect(await outcomes.wait(for: 2))
-        try await Task.sleep(for: .milliseconds(100))
+        #expect(await !outcomes.wait(for: 3, timeout: .milliseconds(100)), "a third call")
         let calls = outcomes.all
         #expect(calls.map(\.tag) == ["first", "second"], "each handler exactly once, cancellation first")
         #expect(calls[1].outcome.error == nil)

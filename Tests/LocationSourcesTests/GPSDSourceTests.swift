@@ -206,8 +206,7 @@ struct GPSDSourceTests {
         let reason = try #require(recorder.noFixReasons.first)
         #expect(reason.contains("Connection refused"), "\(reason)")
         let count = recorder.count
-        try await Task.sleep(for: .milliseconds(1000))
-        #expect(recorder.count == count, "no retries reported after stop")
+        #expect(await !recorder.wait(timeout: 1) { $0.count != count }, "no retries reported after stop")
     }
 
     @Test func triesEveryAddressOfAName() async throws {

@@ -62,8 +62,7 @@ struct NMEALiveSourceTests {
         #expect(await recorder.wait { $0.fixes.count > before }, "fixes again")
         recorder.stop(source)
         let count = recorder.count
-        try await Task.sleep(for: .milliseconds(500))
-        #expect(recorder.count == count, "nothing after stop")
+        #expect(await !recorder.wait(timeout: 0.5) { $0.count != count }, "nothing after stop")
     }
 
     @Test func readsTCPAndReconnectsWhenTheConnectionDrops() async throws {

@@ -147,9 +147,10 @@ final class ScriptedOpener: StreamOpener, @unchecked Sendable {
         #expect(loop.pendingCount == 0, "stop cancels the pending retry")
         let count = events.all.count
         loop.advance(by: 10)
-        usleep(50_000)
-        loop.run()
-        #expect(events.all.count == count, "nothing after stop")
+        #expect(await !eventually(timeout: .milliseconds(50)) {
+            loop.run()
+            return events.all.count != count
+        }, "nothing after stop")
     }
 
     /// A virtual loop that counts the work handed to it with `execute`, so that a test can wait for

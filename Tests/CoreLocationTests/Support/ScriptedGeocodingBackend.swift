@@ -15,7 +15,7 @@ final class ScriptedGeocodingBackend: GeocodingBackend, @unchecked Sendable {
 
     private let places: [PlaceDescription]
     private let gate = DispatchGroup()
-    private let recorded = Locked<(queries: [Query], threads: [pthread_t])>(([], []))
+    private let recorded = Locked<(queries: [Query], threads: [pthread_t], returned: Int)>(([], [], 0))
 
     init(places: [PlaceDescription], blocking: Bool = false) {
         self.places = places
@@ -31,6 +31,11 @@ final class ScriptedGeocodingBackend: GeocodingBackend, @unchecked Sendable {
     /// Waits until `count` lookups have started (so they are in progress, not just queued).
     func waitUntilStarted(_ count: Int = 1, timeout: Duration = .seconds(10)) async -> Bool {
         await eventually(timeout: timeout) { recorded.withLock { $0.queries.count } >= count }
+    }
+
+    /// Waits until `count` lookups have returned their answer to the geocoder.
+    func waitUntilReturned(_ count: Int = 1, timeout: Duration = .seconds(10)) async -> Bool {
+        await eventually(timeout: timeout) { recorded.withLock { $0.returned } >= count }
     }
 
     func reverseGeocode(latitude: Double, longitude: Double) -> PlaceDescription? {
@@ -49,6 +54,7 @@ final class ScriptedGeocodingBackend: GeocodingBackend, @unchecked Sendable {
             $0.threads.append(pthread_self())
         }
         gate.wait()
+        recorded.withLock { $0.returned += 1 }
     }
 
     /// A provider for `CLGeocoder(backend:)`.
