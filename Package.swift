@@ -121,6 +121,8 @@ let package = Package(
         // An async `main` serves the main actor from the main run loop, as on Darwin, so delegate
         // callbacks arrive after an `await` in top-level code (linked into every CoreLocation app).
         .target(name: "CAsyncMainRunLoop"),
+        // One temporary directory and one `eventually` for every test target (not a product).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         // A seeded generator (SplitMix64) shared by the tests and the benchmarks.
         .target(name: "SeededRandom"),
         // epoll and eventfd for the benchmark's client (Glibc's Swift module leaves them out).
@@ -139,40 +141,40 @@ let package = Package(
         .testTarget(name: "LocationGeodesyTests", dependencies: ["LocationGeodesy", "SeededRandom"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "LocationNMEATests", dependencies: ["LocationNMEA", "SeededRandom"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "LocationSourcesTests", dependencies: [
+        .testTarget(name: "LocationSourcesTests", dependencies: ["TestSupport", 
             "LocationSources", "LocationProtocol", "LocationCore", "LocationGeodesy", "LocationNMEA", "SeededRandom",
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "LocationEngineTests", dependencies: [
             "LocationEngine", "LocationProtocol", "LocationSources", "LocationCore", "LocationGeodesy",
         ]),
-        .testTarget(name: "LocationPolicyTests", dependencies: [
+        .testTarget(name: "LocationPolicyTests", dependencies: ["TestSupport", 
             "LocationPolicy", "LocationPolicyAdapters", "LocationProtocol", "LocationCore",
             .product(name: "Logging", package: "swift-log"),
             // To craft corrupt, foreign and future store files.
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
-        .testTarget(name: "LocationPlacesTests", dependencies: ["LocationPlaces", "SeededRandom"]),
-        .testTarget(name: "LocationPersistenceTests", dependencies: ["LocationPersistence", "LocationProtocol", "LocationCore"]),
+        .testTarget(name: "LocationPlacesTests", dependencies: ["TestSupport", "LocationPlaces", "SeededRandom"]),
+        .testTarget(name: "LocationPersistenceTests", dependencies: ["TestSupport", "LocationPersistence", "LocationProtocol", "LocationCore"]),
         .testTarget(name: "LocationWireTests", dependencies: [
             "LocationWire", "LocationProtocol",
             .product(name: "NIOCore", package: "swift-nio"),
         ]),
-        .testTarget(name: "LocationDaemonTests", dependencies: [
+        .testTarget(name: "LocationDaemonTests", dependencies: ["TestSupport", 
             "LocationDaemon", "LocationWire", "LocationProtocol", "LocationCore", "LocationEngine",
             "LocationPolicy", "LocationPolicyAdapters", "LocationAccess", "LocationSources", "LocationPersistence",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "LocationDaemonClientTests", dependencies: [
+        .testTarget(name: "LocationDaemonClientTests", dependencies: ["TestSupport", 
             "LocationDaemonClient", "LocationWire", "LocationProtocol", "LocationCore",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
-        .testTarget(name: "CoreLocationTests", dependencies: [
+        .testTarget(name: "CoreLocationTests", dependencies: ["TestSupport", 
             "CoreLocation", "CoreLocationTesting", "LocationProtocol", "LocationCore", "LocationBootstrap",
             "LocationEngine", "LocationPolicy", "LocationAccess", "LocationSources", "LocationPlaces",
         ]),
-        .testTarget(name: "locationctlTests", dependencies: [
+        .testTarget(name: "locationctlTests", dependencies: ["TestSupport", 
             "locationctl", "locationd", "corelocation-example", "corelocation-async-example",
             "LocationProtocol", "LocationCore", "LocationGeodesy",
             "LocationPolicy", "LocationPolicyAdapters", "LocationDaemonClient", "LocationPlaces",

@@ -104,9 +104,10 @@ public final class LocationTestHarness: @unchecked Sendable {
     }
 
     /// Sets the app's stored decision, as `locationctl grant|revoke` would, and tells running apps.
-    public func setAuthorization(_ status: CLAuthorizationStatus, accuracy: CLAccuracyAuthorization = .fullAccuracy) {
+    /// - Throws: the store's error when it cannot be written (see ``updateStore(_:)``).
+    public func setAuthorization(_ status: CLAuthorizationStatus, accuracy: CLAccuracyAuthorization = .fullAccuracy) throws {
         let app = self.app
-        updateStore { database in
+        try updateStore { database in
             database.apps[app.id] = AppRecord(
                 status: AuthorizationStatus(rawValue: status.rawValue) ?? .notDetermined,
                 accuracy: AccuracyAuthorization(rawValue: accuracy.rawValue) ?? .reducedAccuracy,
@@ -115,8 +116,10 @@ public final class LocationTestHarness: @unchecked Sendable {
     }
 
     /// Changes what the store says, as `locationctl` would, and tells the running apps.
-    public func updateStore(_ body: (inout AuthorizationDatabase) -> Void) {
-        _ = try? store.update { body(&$0) }
+    /// - Throws: the store's error when it cannot be written (after `store.simulateFailure(_:)`, say):
+    ///   the test then knows the change did not happen, instead of going on in a world it did not make.
+    public func updateStore(_ body: (inout AuthorizationDatabase) -> Void) throws {
+        try store.update { body(&$0) }
         service.refreshAuthorization()
         settle()
     }

@@ -50,7 +50,8 @@ import Testing
         #expect(await outcomes.wait(for: 1))
         backend.release()
         // The lookup finishes after the cancellation: its result must not reach the handler.
-        try await Task.sleep(for: .milliseconds(200))
+        #expect(await backend.waitUntilReturned())
+        #expect(await !outcomes.wait(for: 2, timeout: .milliseconds(200)), "the late result reached the handler")
         let calls = outcomes.all
         #expect(calls.count == 1)
         #expect(calls[0].outcome.code == .geocodeCanceled)
@@ -67,7 +68,7 @@ import Testing
         geocoder.reverseGeocodeLocation(CLLocation(latitude: 52.5, longitude: 13.4), completionHandler: outcomes.handler("a", geocoder))
         #expect(await outcomes.wait(for: 1))
         geocoder.cancelGeocode()
-        try await Task.sleep(for: .milliseconds(100))
+        #expect(await !outcomes.wait(for: 2, timeout: .milliseconds(100)), "a second call")
         #expect(outcomes.all.count == 1)
         #expect(outcomes.all.first?.outcome.placemarks?.count == 1, "the finished request was not cancelled")
     }
@@ -85,7 +86,7 @@ import Testing
         #expect(outcomes.all[0].outcome.code == .geocodeCanceled)
         backend.release()
         #expect(await outcomes.wait(for: 2))
-        try await Task.sleep(for: .milliseconds(100))
+        #expect(await !outcomes.wait(for: 3, timeout: .milliseconds(100)), "a third call")
         let calls = outcomes.all
         #expect(calls.map(\.tag) == ["first", "second"], "each handler exactly once, cancellation first")
         #expect(calls[1].outcome.error == nil)
@@ -208,13 +209,27 @@ import Testing
         ])
     }
 
+    /// Each request made both ways, through the same backend: the async form returns the placemarks
+    /// the completion handler is given, or throws the error it is given.
     @Test func theAsyncFormsReturnOrThrowWhatTheHandlersGet() async throws {
         let geocoder = CLGeocoder(backend: ScriptedGeocodingBackend(places: [.berlin, .paris]).provider)
-        let forward = try await geocoder.geocodeAddressString("a")
-        #expect(forward.map(\.isoCountryCode) == ["DE", "FR"])
-        let reverse = try await geocoder.reverseGeocodeLocation(CLLocation(latitude: 52.5, longitude: 13.4))
-        #expect(reverse.count == 1)
         let none = CLGeocoder(backend: ScriptedGeocodingBackend(places: []).provider)
+        let outcomes = GeocodeOutcomes()
+        let location = CLLocation(latitude: 52.5, longitude: 13.4)
+        geocoder.geocodeAddressString("a", completionHandler: outcomes.handler("forward", geocoder))
+        #expect(await outcomes.wait(for: 1))
+        geocoder.reverseGeocodeLocation(location, completionHandler: outcomes.handler("reverse", geocoder))
+        #expect(await outcomes.wait(for: 2))
+        none.geocodeAddressString("x", in: nil, completionHandler: outcomes.handler("none", none))
+        #expect(await outcomes.wait(for: 3))
+        let handed = Dictionary(uniqueKeysWithValues: outcomes.all.map { ($0.tag, $0.outcome) })
+
+        let forward = try await geocoder.geocodeAddressString("a")
+        #expect(forward.map(\.description) == handed["forward"]?.placemarks?.map(\.description))
+        #expect(forward.map(\.isoCountryCode) == ["DE", "FR"])
+        let reverse = try await geocoder.reverseGeocodeLocation(location)
+        #expect(reverse.map(\.description) == handed["reverse"]?.placemarks?.map(\.description))
+        #expect(handed["none"]?.code == .geocodeFoundNoResult)
         await #expect(throws: CLError(.geocodeFoundNoResult)) { try await none.geocodeAddressString("x", in: nil) }
         #expect(!geocoder.isGeocoding && !none.isGeocoding)
     }

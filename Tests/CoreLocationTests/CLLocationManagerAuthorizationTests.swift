@@ -180,7 +180,7 @@ import Testing
 
     @Test func servicesOffDeniesEveryAppAndOnRestoresItsStatus() throws {
         let world = try LocationTestHarness(source: "fixed:52.52,13.405")
-        world.run {
+        try world.run {
             let delegate = RecordingDelegate()
             let manager = CLLocationManager()
             manager.delegate = delegate
@@ -190,7 +190,7 @@ import Testing
             #expect(CLLocationManager.locationServicesEnabled())
             delegate.clear()
 
-            world.updateStore { $0.servicesEnabled = false }
+            try world.updateStore { $0.servicesEnabled = false }
             #expect(manager.authorizationStatus == .denied)
             #expect(!CLLocationManager.locationServicesEnabled())
             #expect(delegate.events.prefix(3) == [
@@ -204,7 +204,7 @@ import Testing
             world.advance(by: 3)
             #expect(delegate.failures == [.denied], "starting anyway while services are off is an error")
 
-            world.updateStore { $0.servicesEnabled = true }
+            try world.updateStore { $0.servicesEnabled = true }
             #expect(manager.authorizationStatus == .authorizedWhenInUse)
             world.advance(by: 3)
             #expect(!delegate.locations.isEmpty)
@@ -213,7 +213,7 @@ import Testing
 
     @Test func revokingStopsLocationsAndReportsDenied() throws {
         let world = try LocationTestHarness(source: "sim:walk")
-        world.run {
+        try world.run {
             let delegate = RecordingDelegate()
             let manager = CLLocationManager()
             manager.delegate = delegate
@@ -222,7 +222,7 @@ import Testing
             world.advance(by: 10)
             #expect(delegate.locations.count >= 10)
             delegate.clear()
-            world.updateStore { $0.apps[LocationTestHarness.defaultApp.id]?.status = .denied }
+            try world.updateStore { $0.apps[LocationTestHarness.defaultApp.id]?.status = .denied }
             world.advance(by: 60)
             #expect(delegate.locations.isEmpty)
             #expect(delegate.failures == [.denied])
@@ -249,7 +249,7 @@ import Testing
 
     @Test func locationsWaitForAuthorization() throws {
         let world = try LocationTestHarness(source: "fixed:52.52,13.405", answer: nil)
-        world.run {
+        try world.run {
             let delegate = RecordingDelegate()
             let manager = CLLocationManager()
             manager.delegate = delegate
@@ -257,7 +257,7 @@ import Testing
             manager.requestWhenInUseAuthorization()
             world.advance(by: 10)
             #expect(delegate.locations.isEmpty, "nobody answered the prompt")
-            world.setAuthorization(.authorizedWhenInUse)
+            try world.setAuthorization(.authorizedWhenInUse)
             world.advance(by: 2)
             #expect(!delegate.locations.isEmpty)
         }

@@ -7,6 +7,7 @@ import LocationPolicy
 import LocationProtocol
 import LocationAccess
 import LocationSources
+import TestSupport
 import Testing
 
 /// Callbacks arrive on the run loop of the thread that created the manager (Apple's rule),
@@ -43,7 +44,7 @@ import Testing
             done.set()
         }
         thread.start()
-        while !done.isSet { try await Task.sleep(for: .milliseconds(20)) }
+        try #require(await eventually(timeout: .seconds(30)) { done.isSet }, "the manager's thread ended")
 
         let (creator, delegate) = result.withLock { $0 }
         let recorded = try #require(delegate)

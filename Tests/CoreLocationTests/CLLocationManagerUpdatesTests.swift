@@ -14,7 +14,7 @@ import Testing
     /// A world whose app is already authorized (While Using, precise).
     private func authorizedWorld(_ spec: String, speed: Double = 1) throws -> LocationTestHarness {
         let world = try LocationTestHarness(source: spec, speed: speed)
-        world.setAuthorization(.authorizedWhenInUse)
+        try world.setAuthorization(.authorizedWhenInUse)
         return world
     }
 
@@ -127,7 +127,7 @@ import Testing
 
     @Test func stopUpdatingLocationCancelsAPendingRequest() throws {
         let world = LocationTestHarness(sources: [NeverFixSource()])
-        world.setAuthorization(.authorizedWhenInUse)
+        try world.setAuthorization(.authorizedWhenInUse)
         world.run {
             let delegate = RecordingDelegate()
             let manager = CLLocationManager()
@@ -143,7 +143,7 @@ import Testing
 
     @Test func requestLocationFailsWithLocationUnknownWhenNoFixComes() throws {
         let world = LocationTestHarness(sources: [NeverFixSource()])
-        world.setAuthorization(.authorizedWhenInUse)
+        try world.setAuthorization(.authorizedWhenInUse)
         world.run {
             let delegate = RecordingDelegate()
             let manager = CLLocationManager()
@@ -157,7 +157,7 @@ import Testing
 
     @Test func startUpdatingCancelsAPendingRequestAndRequestWhileRunningDoesNothing() throws {
         let world = LocationTestHarness(sources: [NeverFixSource()])
-        world.setAuthorization(.authorizedWhenInUse)
+        try world.setAuthorization(.authorizedWhenInUse)
         world.run {
             let delegate = RecordingDelegate()
             let manager = CLLocationManager()
@@ -174,7 +174,7 @@ import Testing
 
     @Test func locationUnknownIsTransient() throws {
         let world = LocationTestHarness(sources: [TunnelSource()])
-        world.setAuthorization(.authorizedWhenInUse)
+        try world.setAuthorization(.authorizedWhenInUse)
         world.run {
             let delegate = RecordingDelegate()
             let manager = CLLocationManager()

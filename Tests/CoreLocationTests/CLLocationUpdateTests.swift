@@ -5,6 +5,7 @@ import LocationCore
 import LocationEngine
 import LocationPolicy
 import LocationProtocol
+import TestSupport
 import Testing
 
 /// `CLLocationUpdate.liveUpdates()` and its diagnostic flags.
@@ -27,13 +28,13 @@ import Testing
         }
     }
 
-    private func authorize(_ world: LocationTestHarness, accuracy: CLAccuracyAuthorization = .fullAccuracy) {
-        world.setAuthorization(.authorizedWhenInUse, accuracy: accuracy)
+    private func authorize(_ world: LocationTestHarness, accuracy: CLAccuracyAuthorization = .fullAccuracy) throws {
+        try world.setAuthorization(.authorizedWhenInUse, accuracy: accuracy)
     }
 
     @Test func deliversLocationsWhenAuthorized() async throws {
         let world = try LocationTestHarness(source: "sim:city-drive")
-        authorize(world)
+        try authorize(world)
         let updates = await collect(world) { $0.filter { $0.location != nil }.count >= 10 }
         let locations = updates.compactMap(\.location)
         #expect(locations.count == 10)
@@ -50,8 +51,8 @@ import Testing
 
     @Test func reportsDeniedGloballyWhenServicesAreOff() async throws {
         let world = try LocationTestHarness(source: "sim:walk")
-        authorize(world)
-        world.updateStore { $0.servicesEnabled = false }
+        try authorize(world)
+        try world.updateStore { $0.servicesEnabled = false }
         let updates = await collect(world) { $0.contains { $0.authorizationDenied } }
         let last = try #require(updates.last)
         #expect(last.authorizationDenied && last.authorizationDeniedGlobally)
@@ -68,14 +69,14 @@ import Testing
 
     @Test func reportsRestricted() async throws {
         let world = try LocationTestHarness(source: "sim:walk")
-        world.setAuthorization(.restricted)
+        try world.setAuthorization(.restricted)
         let updates = await collect(world) { $0.contains { $0.authorizationRestricted } }
         #expect(updates.last?.authorizationRestricted == true)
     }
 
     @Test func flagsReducedAccuracyAsAccuracyLimited() async throws {
         let world = try LocationTestHarness(source: "sim:city-drive")
-        authorize(world, accuracy: .reducedAccuracy)
+        try authorize(world, accuracy: .reducedAccuracy)
         let updates = await collect(world) { $0.contains { $0.location != nil } }
         let update = try #require(updates.last)
         #expect(update.accuracyLimited)
@@ -84,14 +85,14 @@ import Testing
 
     @Test func reportsLocationUnavailable() async throws {
         let world = LocationTestHarness(sources: [NeverFixSource()])
-        authorize(world)
+        try authorize(world)
         let updates = await collect(world) { $0.contains { $0.locationUnavailable } }
         #expect(updates.last?.locationUnavailable == true)
     }
 
     @Test func reportsStationaryWhenTheDeviceStops() async throws {
         let world = try LocationTestHarness(source: "fixed:52.52,13.405")
-        authorize(world)
+        try authorize(world)
         let updates = await collect(world) { $0.contains { $0.stationary } }
         let stationary = try #require(updates.last)
         #expect(stationary.stationary)
@@ -110,11 +111,14 @@ import Testing
 
     @Test func endingTheIterationReleasesTheSource() async throws {
         let world = try LocationTestHarness(source: "sim:walk")
-        authorize(world)
+        try authorize(world)
         _ = await collect(world) { $0.count >= 3 }
-        for _ in 0..<50 where world.engine.status.subscriberCount > 0 {
+        var seconds = 0
+        _ = await eventually(timeout: .seconds(60)) {
+            guard world.engine.status.subscriberCount > 0, seconds < 50 else { return true }
             world.loop.advance(by: 1)
-            try await Task.sleep(for: .milliseconds(5))
+            seconds += 1
+            return false
         }
         #expect(world.engine.status.subscriberCount == 0)
         #expect(world.engine.status.activeSource == nil)

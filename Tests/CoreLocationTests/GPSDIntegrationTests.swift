@@ -7,6 +7,7 @@ import LocationPolicy
 import LocationProtocol
 import LocationAccess
 import LocationSources
+import TestSupport
 import Testing
 
 /// The acceptance of real receivers: `CLLocationManager` on a real-time engine whose source is
@@ -52,7 +53,7 @@ struct GPSDIntegrationTests {
 
     /// Lets gpsfake feed once gpsd has its device open for the source's watch, and ready.
     static func releaseWhenWatched(_ fake: GPSFake) async throws {
-        try #require(await waitFor(timeout: 10) { fake.deviceIsOpen }, "gpsd opens the device for the watch; \(fake.errors)")
+        try #require(await eventually(timeout: .seconds(10)) { fake.deviceIsOpen }, "gpsd opens the device for the watch; \(fake.errors)")
         try #require(fake.waitUntilReady(), "gpsd answers a watch; \(fake.errors)")
         fake.release()
     }
@@ -79,11 +80,11 @@ struct GPSDIntegrationTests {
         let port = try freeLoopbackPort()
         let fake = try GPSFake(log: Self.log, port: port, cycle: Self.cycle)
         defer { fake.kill() }
-        try #require(fake.waitUntilListening(), "gpsd did not come up: \(fake.errors)")
+        try #require(await fake.waitUntilListening(), "gpsd did not come up: \(fake.errors)")
 
         let app = Self.makeApp(source: GPSDSource(host: "127.0.0.1", port: port))
         defer { app.finish() }
-        #expect(await waitFor(timeout: 5) { !app.delegate.authorizations.isEmpty })
+        #expect(await eventually(timeout: .seconds(5)) { !app.delegate.authorizations.isEmpty })
         try await Task.sleep(for: .milliseconds(500))
         #expect(fake.clientConnections == 0, "no connection to gpsd while no app wants locations")
 
@@ -91,7 +92,7 @@ struct GPSDIntegrationTests {
         app.send(.startUpdating)
         try await Self.releaseWhenWatched(fake)
         let last = try #require(expected.last)
-        let complete = await waitFor(timeout: 60) {
+        let complete = await eventually(timeout: .seconds(60)) {
             app.delegate.locations.contains { abs($0.latitude - last.latitude) < 1e-7 && abs($0.longitude - last.longitude) < 1e-7 }
         }
         let locations = app.delegate.locations
@@ -112,8 +113,14 @@ struct GPSDIntegrationTests {
         #expect(fake.clientConnections >= 1)
         let stopped = Date()
         app.send(.stopUpdating)
-        #expect(blockingWaitFor(timeout: 5) { fake.clientConnections == 0 })
-        let released = Date().timeIntervalSince(stopped)
+        // The time is taken where the drop is seen, not when this task next runs.
+        var dropped: Date?
+        #expect(await eventually {
+            guard fake.clientConnections == 0 else { return false }
+            dropped = Date()
+            return true
+        })
+        let released = (dropped ?? Date()).timeIntervalSince(stopped)
         #expect(released < 1, "gpsd dropped the client \(released) s after stopUpdatingLocation()")
     }
 
@@ -124,11 +131,10 @@ struct GPSDIntegrationTests {
         let lines = text.split(whereSeparator: \.isNewline).map { String($0) + "\r\n" }
         let epochStarts = lines.indices.filter { lines[$0].hasPrefix("$GPRMC") }
         let split = epochStarts[55]
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gpsd-restart-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let first = directory.appendingPathComponent("first.nmea").path
-        let second = directory.appendingPathComponent("second.nmea").path
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let first = directory.url.appendingPathComponent("first.nmea").path
+        let second = directory.url.appendingPathComponent("second.nmea").path
         try lines[..<split].joined().write(toFile: first, atomically: true, encoding: .utf8)
         try lines[split...].joined().write(toFile: second, atomically: true, encoding: .utf8)
         let secondPositions = Self.logPositions(lines[split...].joined())
@@ -136,18 +142,18 @@ struct GPSDIntegrationTests {
         let port = try freeLoopbackPort()
         var fake = try GPSFake(log: first, port: port, cycle: Self.cycle)
         defer { fake.kill() }
-        try #require(fake.waitUntilListening(), "gpsd did not come up: \(fake.errors)")
+        try #require(await fake.waitUntilListening(), "gpsd did not come up: \(fake.errors)")
         let app = Self.makeApp(source: GPSDSource(host: "127.0.0.1", port: port))
         defer { app.finish() }
         app.send(.startUpdating)
         try await Self.releaseWhenWatched(fake)
-        #expect(await waitFor(timeout: 30) { app.delegate.locations.count >= 20 }, "\(app.delegate.locations.count) locations")
+        #expect(await eventually(timeout: .seconds(30)) { app.delegate.locations.count >= 20 }, "\(app.delegate.locations.count) locations")
 
         // gpsd dies. (The time is taken first: on a loaded machine this thread may be descheduled
         // right after the kill, while the app already hears about it.)
         let died = Date()
         fake.crashDaemon()
-        #expect(await waitFor(timeout: 10) { app.delegate.failures.contains { $0.0 >= died } },
+        #expect(await eventually(timeout: .seconds(10)) { app.delegate.failures.contains { $0.0 >= died } },
                 "the app hears an error while gpsd is gone")
         let failure = try #require(app.delegate.failures.first { $0.0 >= died })
         #expect(failure.1 == .locationUnknown, "transient: locationUnknown")
@@ -158,16 +164,16 @@ struct GPSDIntegrationTests {
 
         // gpsd is back.
         fake = try GPSFake(log: second, port: port, cycle: Self.cycle)
-        try #require(fake.waitUntilListening(), "gpsd did not come back: \(fake.errors)")
+        try #require(await fake.waitUntilListening(), "gpsd did not come back: \(fake.errors)")
         let back = Date()
         try await Self.releaseWhenWatched(fake)
-        #expect(await waitFor(timeout: 10) { app.delegate.locations.count > before }, "updates resume")
+        #expect(await eventually(timeout: .seconds(10)) { app.delegate.locations.count > before }, "updates resume")
         let resumed = try #require(app.delegate.locations.dropFirst(before).first)
         let delay = resumed.received.timeIntervalSince(back)
         #expect(delay < 5, "resumed \(delay) s after gpsd was back")
         #expect(Self.match([resumed], secondPositions).first! != nil, "from the new daemon's log")
         #expect(app.delegate.failures.allSatisfy { $0.1 == .locationUnknown }, "only transient errors")
         app.send(.stopUpdating)
-        #expect(await waitFor(timeout: 5) { fake.clientConnections == 0 })
+        #expect(await eventually(timeout: .seconds(5)) { fake.clientConnections == 0 })
     }
 }

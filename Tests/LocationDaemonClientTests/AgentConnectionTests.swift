@@ -2,6 +2,7 @@ import Foundation
 import LocationCore
 import LocationProtocol
 import LocationWire
+import TestSupport
 import Testing
 @testable import LocationDaemonClient
 
@@ -27,19 +28,19 @@ import Testing
         }
     }
 
-    @Test func promptsReachTheHandlerAndAnswersReachTheDaemon() throws {
+    @Test func promptsReachTheHandlerAndAnswersReachTheDaemon() async throws {
         let daemon = try FakeDaemon()
         try daemon.start()
         let recorder = Recorder()
         let session = AgentConnection(socketPath: daemon.socketPath, events: recorder.record)
         defer { session.close() }
         session.start()
-        #expect(eventually { daemon.messages(on: 1) == [Self.hello, .registerAgent] })
-        #expect(eventually { recorder.events == [.registered] })
+        #expect(await eventually { daemon.messages(on: 1) == [Self.hello, .registerAgent] })
+        #expect(await eventually { recorder.events == [.registered] })
 
         try daemon.send(.agentPrompt(id: 7, Self.request("maps")))
         try daemon.send(.agentPrompt(id: 8, Self.request("runner", .upgradeToAlways)))
-        #expect(eventually { recorder.prompts.count == 2 })
+        #expect(await eventually { recorder.prompts.count == 2 })
         let maps = recorder.prompts[0]
         let runner = recorder.prompts[1]
         #expect(maps.id == 7 && maps.request == Self.request("maps"))
@@ -47,81 +48,81 @@ import Testing
 
         session.answer(runner, with: .changeToAlways)
         session.answer(maps, with: .allowWhileUsing(precise: false))
-        #expect(eventually { daemon.messages(on: 1).count == 4 })
+        #expect(await eventually { daemon.messages(on: 1).count == 4 })
         #expect(daemon.messages(on: 1).suffix(2) == [
             .agentAnswer(id: 8, .changeToAlways), .agentAnswer(id: 7, .allowWhileUsing(precise: false)),
         ])
         // One answer per prompt.
         session.answer(maps, with: .dontAllow)
         try daemon.send(.agentPrompt(id: 9, Self.request("dismissed")))
-        #expect(eventually { recorder.prompts.count == 3 })
+        #expect(await eventually { recorder.prompts.count == 3 })
         session.answer(recorder.prompts[2], with: nil)
-        #expect(eventually { daemon.messages(on: 1).count == 5 })
+        #expect(await eventually { daemon.messages(on: 1).count == 5 })
         #expect(daemon.messages(on: 1).last == .agentAnswer(id: 9, nil))
     }
 
-    @Test func withdrawnPromptsAreReportedAndTheirAnswersDropped() throws {
+    @Test func withdrawnPromptsAreReportedAndTheirAnswersDropped() async throws {
         let daemon = try FakeDaemon()
         try daemon.start()
         let recorder = Recorder()
         let session = AgentConnection(socketPath: daemon.socketPath, events: recorder.record)
         defer { session.close() }
         session.start()
-        #expect(eventually { daemon.messages(on: 1).count == 2 })
+        #expect(await eventually { daemon.messages(on: 1).count == 2 })
         try daemon.send(.agentPrompt(id: 1, Self.request("maps")))
         try daemon.send(.agentPromptWithdrawn(id: 1))
         try daemon.send(.agentPromptWithdrawn(id: 42))  // unknown: nothing to report
         try daemon.send(.agentPrompt(id: 2, Self.request("runner")))
-        #expect(eventually { recorder.events.count == 4 })
+        #expect(await eventually { recorder.events.count == 4 })
         let maps = recorder.prompts[0]
         #expect(recorder.events == [.registered, .prompt(maps), .withdrawn(maps), .prompt(recorder.prompts[1])])
         session.answer(maps, with: .allowOnce(precise: true))
         session.answer(recorder.prompts[1], with: .dontAllow)
-        #expect(eventually { daemon.messages(on: 1).count == 3 })
+        #expect(await eventually { daemon.messages(on: 1).count == 3 })
         #expect(daemon.messages(on: 1).last == .agentAnswer(id: 2, .dontAllow), "the withdrawn prompt's answer was dropped")
     }
 
-    @Test func aRestartedDaemonWithdrawsOpenPromptsAndTheAgentRegistersAgain() throws {
+    @Test func aRestartedDaemonWithdrawsOpenPromptsAndTheAgentRegistersAgain() async throws {
         let daemon = try FakeDaemon()
         try daemon.start()
         let recorder = Recorder()
         let session = AgentConnection(socketPath: daemon.socketPath, events: recorder.record)
         defer { session.close() }
         session.start()
-        #expect(eventually { daemon.messages(on: 1).count == 2 })
+        #expect(await eventually { daemon.messages(on: 1).count == 2 })
         try daemon.send(.agentPrompt(id: 1, Self.request("maps")))
-        #expect(eventually { recorder.prompts.count == 1 })
+        #expect(await eventually { recorder.prompts.count == 1 })
         let old = recorder.prompts[0]
 
         daemon.stop()
-        #expect(eventually { recorder.events.count == 4 })
+        #expect(await eventually { recorder.events.count == 4 })
         #expect(recorder.events == [.registered, .prompt(old), .withdrawn(old), .disconnected])
         try daemon.start()
-        #expect(eventually { daemon.messages(on: 2) == [Self.hello, .registerAgent] })
-        #expect(eventually { recorder.events.last == .registered })
+        #expect(await eventually { daemon.messages(on: 2) == [Self.hello, .registerAgent] })
+        #expect(await eventually { recorder.events.last == .registered })
 
         // The new daemon numbers its prompts afresh: an old answer must not answer a new prompt.
         try daemon.send(.agentPrompt(id: 1, Self.request("runner")))
-        #expect(eventually { recorder.prompts.count == 2 })
+        #expect(await eventually { recorder.prompts.count == 2 })
         session.answer(old, with: .allowOnce(precise: true))
         session.answer(recorder.prompts[1], with: .dontAllow)
-        #expect(eventually { daemon.messages(on: 2).count == 3 })
+        #expect(await eventually { daemon.messages(on: 2).count == 3 })
         #expect(daemon.messages(on: 2).last == .agentAnswer(id: 1, .dontAllow))
     }
 
-    @Test func closeEndsTheSessionForGood() throws {
+    @Test func closeEndsTheSessionForGood() async throws {
         let daemon = try FakeDaemon()
         try daemon.start()
         let recorder = Recorder()
         let session = AgentConnection(socketPath: daemon.socketPath, events: recorder.record)
         session.start()
-        #expect(eventually { recorder.events == [.registered] })
+        #expect(await eventually { recorder.events == [.registered] })
         session.close()
         session.close()
-        #expect(eventually { daemon.isClosed(1) })
+        #expect(await eventually { daemon.isClosed(1) })
         daemon.stop()
         try daemon.start()
-        #expect(!eventually(timeout: 1.5) { daemon.connectionCount > 1 })
+        #expect(await !eventually(timeout: .seconds(1.5)) { daemon.connectionCount > 1 })
         #expect(recorder.events == [.registered])
     }
 }

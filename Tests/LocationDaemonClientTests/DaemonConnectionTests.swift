@@ -3,6 +3,7 @@ import LocationCore
 import LocationProtocol
 import LocationWire
 import NIOCore
+import TestSupport
 import Testing
 @testable import LocationDaemonClient
 
@@ -10,7 +11,7 @@ import Testing
 @Suite struct DaemonConnectionTests {
     static let request = UpdateRequest(mode: .continuous, desiredAccuracy: 10)
 
-    @Test func theHandshakeGivesTheDaemonsAuthorizationAndSaysHelloFirst() throws {
+    @Test func theHandshakeGivesTheDaemonsAuthorizationAndSaysHelloFirst() async throws {
         let daemon = try FakeDaemon(authorization: .approximate)
         try daemon.start()
         let recorder = EventRecorder()
@@ -18,7 +19,7 @@ import Testing
         let connection = provider.connect(app: Caller.app, info: Caller.info, process: Caller.process, events: recorder.handler)
         defer { connection.close() }
         #expect(connection.initialAuthorization == nil, "connecting does not wait for the daemon")
-        recorder.expectInitial(.approximate)
+        await recorder.expectInitial(.approximate)
         #expect(daemon.messages(on: 1) == [.hello(version: WireProtocol.version)], "the app's claims are not sent")
 
         let later = EventRecorder()
@@ -26,7 +27,7 @@ import Testing
         defer { second.close() }
         #expect(second.initialAuthorization == .approximate, "a later connection knows it at once")
         second.send(.requestAuthorization(.whenInUse))
-        #expect(eventually { daemon.messages(on: 1).count == 2 })
+        #expect(await eventually { daemon.messages(on: 1).count == 2 })
         #expect(daemon.messages(on: 1).last == .request(.requestAuthorization(.whenInUse)))
         #expect(daemon.connectionCount == 1, "one socket for the whole process")
         #expect(later.events.isEmpty && recorder.events.isEmpty, "the welcome's authorization is the initial one, not a change")
@@ -34,48 +35,48 @@ import Testing
 
     /// Every connection of a process is a set of streams on one socket: ids are mapped, events go
     /// to the stream's owner, authorization to everyone, and closing one stops only its streams.
-    @Test func connectionsShareOneSocketAndKeepTheirOwnStreams() throws {
+    @Test func connectionsShareOneSocketAndKeepTheirOwnStreams() async throws {
         let daemon = try FakeDaemon(authorization: .whenInUse)
         try daemon.start()
         let provider = DaemonServiceProvider(socketPath: daemon.socketPath)
         let first = EventRecorder(), second = EventRecorder()
         let a = provider.connect(app: Caller.app, info: Caller.info, process: Caller.process, events: first.handler)
         defer { a.close() }
-        first.expectInitial(.whenInUse)
+        await first.expectInitial(.whenInUse)
         let b = provider.connect(app: Caller.app, info: Caller.info, process: Caller.process, events: second.handler)
         a.send(.startUpdates(1, Self.request))
         b.send(.startUpdates(1, Self.request))
-        #expect(eventually { daemon.messages(on: 1).count == 3 })
+        #expect(await eventually { daemon.messages(on: 1).count == 3 })
         #expect(daemon.messages(on: 1).dropFirst() == [
             .request(.startUpdates(1, Self.request)), .request(.startUpdates(2, Self.request)),
         ])
         try daemon.send(.event(.stream(2, .locations([.at(1)]))))
         try daemon.send(.event(.stream(1, .locations([.at(2)]))))
         try daemon.send(.event(.authorizationChanged(.approximate)))
-        #expect(eventually { first.events.count == 2 && second.events.count == 2 })
+        #expect(await eventually { first.events.count == 2 && second.events.count == 2 })
         #expect(first.events == [.stream(1, .locations([.at(2)])), .authorizationChanged(.approximate)])
         #expect(second.events == [.stream(1, .locations([.at(1)])), .authorizationChanged(.approximate)])
 
         b.close()
-        #expect(eventually { daemon.messages(on: 1).count == 4 })
+        #expect(await eventually { daemon.messages(on: 1).count == 4 })
         #expect(daemon.messages(on: 1).last == .request(.stopUpdates(2)))
         try daemon.send(.event(.stream(2, .locations([.at(3)]))))
         try daemon.send(.event(.stream(1, .locations([.at(4)]))))
-        #expect(eventually { first.events.count == 3 })
+        #expect(await eventually { first.events.count == 3 })
         #expect(second.events.count == 2, "nothing after close")
         #expect(daemon.connectionCount == 1 && !daemon.isClosed(1))
     }
 
-    @Test func eventsAndBinaryLocationsArriveInOrder() throws {
+    @Test func eventsAndBinaryLocationsArriveInOrder() async throws {
         let daemon = try FakeDaemon(authorization: .whenInUse)
         try daemon.start()
         let recorder = EventRecorder()
         let connection = DaemonServiceProvider(socketPath: daemon.socketPath)
             .connect(app: Caller.app, info: Caller.info, process: Caller.process, events: recorder.handler)
         defer { connection.close() }
-        recorder.expectInitial(.whenInUse)
+        await recorder.expectInitial(.whenInUse)
         connection.send(.startUpdates(1, Self.request))
-        #expect(eventually { daemon.messages(on: 1).contains(.request(.startUpdates(1, Self.request))) })
+        #expect(await eventually { daemon.messages(on: 1).contains(.request(.startUpdates(1, Self.request))) })
 
         var expected: [ServiceEvent] = []
         for second in 1...50 {
@@ -87,12 +88,12 @@ import Testing
             .authorizationRequestInProgress(true), .stream(1, .sourceFinished),
         ]
         for event in expected { try daemon.send(.event(event)) }
-        #expect(eventually { recorder.events.count == expected.count })
+        #expect(await eventually { recorder.events.count == expected.count })
         #expect(recorder.events == expected)
         #expect(!recorder.overlapped)
     }
 
-    @Test func anUnreachableDaemonMeansNotDeterminedAtOnceAndTheConnectionCatchesUpLater() throws {
+    @Test func anUnreachableDaemonMeansNotDeterminedAtOnceAndTheConnectionCatchesUpLater() async throws {
         let daemon = try FakeDaemon(authorization: .whenInUse)
         let provider = DaemonServiceProvider(socketPath: daemon.socketPath)
         let recorder = EventRecorder()
@@ -100,22 +101,25 @@ import Testing
         let connection = provider.connect(app: Caller.app, info: Caller.info, process: Caller.process, events: recorder.handler)
         defer { connection.close() }
         #expect(connection.initialAuthorization == nil)
-        recorder.expectInitial(.notDetermined)
+        await recorder.expectInitial(.notDetermined)
+        let settled = try #require(recorder.firstDelivery).timeIntervalSince(started)
+        #expect(settled < 0.5, "no daemon: not determined at once, not after \(settled) s")
+        let asked = Date()
         #expect(provider.currentAuthorization(app: Caller.app, process: Caller.process) == .notDetermined)
-        #expect(Date().timeIntervalSince(started) < 0.5, "no daemon: no waiting")
+        #expect(Date().timeIntervalSince(asked) < 0.5, "no daemon: no waiting")
 
         connection.send(.requestAuthorization(.whenInUse))
         connection.send(.startUpdates(1, Self.request))
         try daemon.start()
-        #expect(eventually { daemon.messages(on: 1).count == 3 })
+        #expect(await eventually { daemon.messages(on: 1).count == 3 })
         #expect(daemon.messages(on: 1) == [
             .hello(version: WireProtocol.version), .request(.requestAuthorization(.whenInUse)),
             .request(.startUpdates(1, Self.request)),
         ], "what the app asked while the daemon was away reaches it, in order")
-        #expect(eventually { recorder.authorizationChanges == [.whenInUse] }, "a change from the not determined start")
+        #expect(await eventually { recorder.authorizationChanges == [.whenInUse] }, "a change from the not determined start")
     }
 
-    @Test func aDaemonThatNeverAnswersLeavesTheAppNotDeterminedAfterTheHandshakeTimeout() throws {
+    @Test func aDaemonThatNeverAnswersLeavesTheAppNotDeterminedAfterTheHandshakeTimeout() async throws {
         let daemon = try FakeDaemon(authorization: .whenInUse, greeting: .silence)
         try daemon.start()
         let provider = DaemonServiceProvider(socketPath: daemon.socketPath, handshakeTimeout: 0.3)
@@ -125,13 +129,14 @@ import Testing
         defer { connection.close() }
         #expect(Date().timeIntervalSince(started) < 0.2, "connecting never waits")
         #expect(connection.initialAuthorization == nil)
-        recorder.expectInitial(.notDetermined)
-        let settled = Date().timeIntervalSince(started)
+        await recorder.expectInitial(.notDetermined)
+        // Timed where it was delivered (the link's thread), not when this test next ran.
+        let settled = try #require(recorder.firstDelivery).timeIntervalSince(started)
         #expect(settled >= 0.25 && settled < 2, "settled after \(settled) s")
         #expect(provider.currentAuthorization(app: Caller.app, process: Caller.process) == .notDetermined)
     }
 
-    @Test func aRefusingDaemonMeansNotDeterminedAndNoEvents() throws {
+    @Test func aRefusingDaemonMeansNotDeterminedAndNoEvents() async throws {
         let daemon = try FakeDaemon(authorization: .whenInUse, greeting: .refuse("unsupported protocol version"))
         try daemon.start()
         let recorder = EventRecorder()
@@ -139,81 +144,81 @@ import Testing
             .connect(app: Caller.app, info: Caller.info, process: Caller.process, events: recorder.handler)
         defer { connection.close() }
         #expect(connection.initialAuthorization == nil)
-        recorder.expectInitial(.notDetermined)
+        await recorder.expectInitial(.notDetermined)
         // It keeps trying (the daemon may be upgraded): a second connection comes within the backoff.
-        #expect(eventually { daemon.connectionCount >= 2 })
+        #expect(await eventually { daemon.connectionCount >= 2 })
         #expect(recorder.events.isEmpty)
     }
 
-    @Test func closeStopsEverythingAndIsSafeTwice() throws {
+    @Test func closeStopsEverythingAndIsSafeTwice() async throws {
         let daemon = try FakeDaemon(authorization: .whenInUse)
         try daemon.start()
         let recorder = EventRecorder()
         let connection = DaemonServiceProvider(socketPath: daemon.socketPath)
             .connect(app: Caller.app, info: Caller.info, process: Caller.process, events: recorder.handler)
-        recorder.expectInitial(.whenInUse)
+        await recorder.expectInitial(.whenInUse)
         connection.send(.startUpdates(1, Self.request))
-        #expect(eventually { daemon.messages(on: 1).count == 2 })
+        #expect(await eventually { daemon.messages(on: 1).count == 2 })
         connection.close()
         connection.close()
-        #expect(eventually { daemon.isClosed(1) }, "the socket is closed")
+        #expect(await eventually { daemon.isClosed(1) }, "the socket is closed")
         connection.send(.startUpdates(2, Self.request))
 
         // Restarted daemon: no reconnection (the longest backoff is 1 s).
         daemon.stop()
         try daemon.start()
-        #expect(!eventually(timeout: 1.5) { daemon.connectionCount > 1 })
+        #expect(await !eventually(timeout: .seconds(1.5)) { daemon.connectionCount > 1 })
         #expect(recorder.events.isEmpty)
         #expect(daemon.messages(on: 1).count == 2, "nothing sent after close")
     }
 
-    @Test func closeWhileTheDaemonIsAwayStopsTheRetries() throws {
+    @Test func closeWhileTheDaemonIsAwayStopsTheRetries() async throws {
         let daemon = try FakeDaemon(authorization: .whenInUse)
         let recorder = EventRecorder()
         let connection = DaemonServiceProvider(socketPath: daemon.socketPath)
             .connect(app: Caller.app, info: Caller.info, process: Caller.process, events: recorder.handler)
         // The first attempt has failed (the daemon is away) and a retry is scheduled.
-        recorder.expectInitial(.notDetermined)
+        await recorder.expectInitial(.notDetermined)
         connection.close()
         try daemon.start()
-        #expect(!eventually(timeout: 1.5) { daemon.connectionCount > 0 })
+        #expect(await !eventually(timeout: .seconds(1.5)) { daemon.connectionCount > 0 })
     }
 
-    @Test func currentAuthorizationUsesALiveConnectionElseAsksOnce() throws {
+    @Test func currentAuthorizationUsesALiveConnectionElseAsksOnce() async throws {
         let daemon = try FakeDaemon(authorization: .approximate)
         try daemon.start()
         let provider = DaemonServiceProvider(socketPath: daemon.socketPath)
         #expect(provider.currentAuthorization(app: Caller.app, process: Caller.process) == .approximate)
         #expect(daemon.connectionCount == 1)
-        #expect(eventually { daemon.isClosed(1) }, "the one-shot connection is closed")
+        #expect(await eventually { daemon.isClosed(1) }, "the one-shot connection is closed")
 
         let connection = provider.connect(app: Caller.app, info: Caller.info, process: Caller.process) { _ in }
         defer { connection.close() }
-        #expect(eventually { daemon.connectionCount == 2 && daemon.messages(on: 2).count == 1 })
+        #expect(await eventually { daemon.connectionCount == 2 && daemon.messages(on: 2).count == 1 })
         try daemon.send(.event(.authorizationChanged(.denied)))
-        #expect(eventually { provider.currentAuthorization(app: Caller.app, process: Caller.process) == .denied })
+        #expect(await eventually { provider.currentAuthorization(app: Caller.app, process: Caller.process) == .denied })
         #expect(daemon.connectionCount == 2, "answered from the live connection")
     }
 
     @Test(arguments: [
         FakeGarbage.hostileLength, FakeGarbage.brokenJSON, FakeGarbage.truncatedLocations, FakeGarbage.unknownKind,
     ])
-    func garbageFromTheDaemonDropsTheConnectionNotTheApp(_ garbage: FakeGarbage) throws {
+    func garbageFromTheDaemonDropsTheConnectionNotTheApp(_ garbage: FakeGarbage) async throws {
         let daemon = try FakeDaemon(authorization: .whenInUse)
         try daemon.start()
         let recorder = EventRecorder()
         let connection = DaemonServiceProvider(socketPath: daemon.socketPath)
             .connect(app: Caller.app, info: Caller.info, process: Caller.process, events: recorder.handler)
         defer { connection.close() }
-        recorder.expectInitial(.whenInUse)
+        await recorder.expectInitial(.whenInUse)
         connection.send(.startUpdates(1, Self.request))
-        #expect(eventually { daemon.messages(on: 1).count == 2 })
+        #expect(await eventually { daemon.messages(on: 1).count == 2 })
         try daemon.sendRaw(garbage.bytes)
-        #expect(eventually { daemon.isClosed(1) }, "the client hangs up on a confused daemon")
+        #expect(await eventually { daemon.isClosed(1) }, "the client hangs up on a confused daemon")
         // …and comes back, with its stream, on a fresh connection.
-        #expect(eventually { daemon.messages(on: 2).contains(.request(.startUpdates(1, Self.request))) })
+        #expect(await eventually { daemon.messages(on: 2).contains(.request(.startUpdates(1, Self.request))) })
         try daemon.send(.event(.stream(1, .locations([.at(1)]))))
-        #expect(eventually { recorder.events == [.stream(1, .locations([.at(1)]))] })
+        #expect(await eventually { recorder.events == [.stream(1, .locations([.at(1)]))] })
     }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import LocationCore
 import LocationProtocol
 import LocationWire
+import TestSupport
 import Testing
 @testable import LocationDaemonClient
 
@@ -13,7 +14,7 @@ import Testing
             executablePath: "/usr/bin/maps", updated: Date(timeIntervalSinceReferenceDate: 780_000_000)),
     ])
 
-    @Test func aSettingsChangeReachesTheDaemonAndItsVerdictComesBack() throws {
+    @Test func aSettingsChangeReachesTheDaemonAndItsVerdictComesBack() async throws {
         let daemon = try FakeDaemon { message in
             guard case .settings(let change) = message else { return [] }
             if case .reset(let app) = change { return [.settingsResult(SettingsChangeError("no app \(app) in the store"))] }
@@ -26,10 +27,10 @@ import Testing
         #expect(throws: SettingsChangeError("no app com.example.gone in the store")) {
             try DaemonControl.apply(.reset(app: "com.example.gone"), socketPath: daemon.socketPath)
         }
-        #expect(eventually { daemon.isClosed(1) && daemon.isClosed(2) }, "each command closes its connection")
+        #expect(await eventually { daemon.isClosed(1) && daemon.isClosed(2) }, "each command closes its connection")
     }
 
-    @Test func listingAppsReturnsTheDaemonsDatabaseOrItsReason() throws {
+    @Test func listingAppsReturnsTheDaemonsDatabaseOrItsReason() async throws {
         let unreadable = Locked(false)
         let daemon = try FakeDaemon { message in
             guard message == .listApps else { return [] }
@@ -46,7 +47,7 @@ import Testing
         }
     }
 
-    @Test func noDaemonIsAClearErrorAtOnce() throws {
+    @Test func noDaemonIsAClearErrorAtOnce() async throws {
         let daemon = try FakeDaemon()
         let started = Date()
         let error = try #require(throws: DaemonClientError.self) {
@@ -64,7 +65,7 @@ import Testing
         #expect(stale.description.hasSuffix("Connection refused"))
     }
 
-    @Test func refusalsSilenceHangUpsAndGarbageAreClearErrors() throws {
+    @Test func refusalsSilenceHangUpsAndGarbageAreClearErrors() async throws {
         let refusing = try FakeDaemon(greeting: .refuse("unsupported protocol version 1"))
         try refusing.start()
         let refused = try #require(throws: DaemonClientError.self) {
@@ -99,7 +100,7 @@ import Testing
     /// An exchange that gives up before its connection completes closes the connection when it does —
     /// on the event loop, whose close fires the handler that attaches again: that must not deadlock the
     /// loop (it did once, under a loaded CI machine, hanging every later exchange).
-    @Test func exchangesAbandonedBeforeTheirConnectionLeaveTheEventLoopsWorking() throws {
+    @Test func exchangesAbandonedBeforeTheirConnectionLeaveTheEventLoopsWorking() async throws {
         let silent = try FakeDaemon(greeting: .silence)
         try silent.start()
         for _ in 0..<40 {
@@ -115,17 +116,18 @@ import Testing
         }
     }
 
-    @Test func garbageInsteadOfAnAnswerIsAProtocolViolation() throws {
+    @Test func garbageInsteadOfAnAnswerIsAProtocolViolation() async throws {
         let daemon = try FakeDaemon()
         try daemon.start()
         let result = Locked<Result<AuthorizationDatabase, any Error>?>(nil)
+        // The answer's timeout outlasts any wait of this task for a thread of the busy test pool.
         let thread = Thread {
-            result.withLock { $0 = Result { try DaemonControl.listApps(socketPath: daemon.socketPath, timeout: 5) } }
+            result.withLock { $0 = Result { try DaemonControl.listApps(socketPath: daemon.socketPath, timeout: 60) } }
         }
         thread.start()
-        #expect(eventually { daemon.messages(on: 1).contains(.listApps) })
+        #expect(await eventually { daemon.messages(on: 1).contains(.listApps) })
         try daemon.sendRaw(FakeGarbage.hostileLength.bytes)
-        #expect(eventually { result.withLock { $0 } != nil })
+        #expect(await eventually { result.withLock { $0 } != nil })
         let failure = try #require(result.withLock { $0 }.flatMap { result -> DaemonClientError? in
             if case .failure(let error) = result { return error as? DaemonClientError }
             return nil

@@ -1,6 +1,7 @@
 import Foundation
 import LocationCore
 import LocationWire
+import TestSupport
 import Testing
 @testable import LocationDaemonClient
 
@@ -61,8 +62,9 @@ import Testing
     }
 
     @Test func theProbeRejectsPathsThatCannotBeSockets() throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let directory = temporary.path
         let file = directory + "/plain"
         try Data("x".utf8).write(to: URL(fileURLWithPath: file))
         #expect(!DaemonPaths.isListening(file))

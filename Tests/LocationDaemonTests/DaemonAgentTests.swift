@@ -5,6 +5,7 @@ import LocationProtocol
 import LocationAccess
 import LocationSources
 import LocationWire
+import TestSupport
 import Testing
 @testable import LocationDaemon
 
@@ -20,7 +21,7 @@ struct DaemonAgentTests {
     }
 
     static func prompt(_ client: WireClient, after count: Int = 0) async -> (id: UInt64, request: PromptRequest)? {
-        _ = await waitFor(timeout: 10) { client.messages.filter(isPrompt).count > count }
+        _ = await eventually(timeout: .seconds(10)) { client.messages.filter(isPrompt).count > count }
         guard case let .agentPrompt(id, request)? = client.messages.filter(isPrompt).dropFirst(count).first else { return nil }
         return (id, request)
     }
@@ -35,7 +36,7 @@ struct DaemonAgentTests {
         let (agent, _, _) = try await fixture.welcomedClient()
         agent.send(.registerAgent)
         // Registered before the app asks, so the request goes to the agent rather than waiting.
-        #expect(await waitFor(timeout: 5) { fixture.daemon.hasAgent(forUser: getuid()) })
+        #expect(await eventually(timeout: .seconds(5)) { fixture.daemon.hasAgent(forUser: getuid()) })
         let (app, _, _) = try await fixture.welcomedClient()
         app.send(.request(.requestAuthorization(.whenInUse)))
 
@@ -74,7 +75,7 @@ struct DaemonAgentTests {
         let fixture = try Self.weatherDaemon()
         let (first, _, _) = try await fixture.welcomedClient()
         first.send(.registerAgent)
-        #expect(await waitFor(timeout: 5) { fixture.daemon.hasAgent(forUser: getuid()) })
+        #expect(await eventually(timeout: .seconds(5)) { fixture.daemon.hasAgent(forUser: getuid()) })
         let (app, _, _) = try await fixture.welcomedClient()
         app.send(.request(.requestAuthorization(.whenInUse)))
         let prompt = try #require(await Self.prompt(first))
@@ -85,13 +86,13 @@ struct DaemonAgentTests {
         #expect(try fixture.store.read().apps["com.example.weather"] == nil)
 
         first.close()
-        #expect(await waitFor(timeout: 5) { !fixture.daemon.hasAgent(forUser: getuid()) })
+        #expect(await eventually(timeout: .seconds(5)) { !fixture.daemon.hasAgent(forUser: getuid()) })
         let (second, _, _) = try await fixture.welcomedClient()
         second.send(.registerAgent)
         let again = try #require(await Self.prompt(second))
         #expect(again.request.app.id == "com.example.weather")
         second.send(.agentAnswer(id: again.id, .allowOnce(precise: true)))
-        #expect(await waitFor(timeout: 5) { (try? fixture.store.read().apps["com.example.weather"]?.allowOnce) != nil })
+        #expect(await eventually(timeout: .seconds(5)) { (try? fixture.store.read().apps["com.example.weather"]?.allowOnce) != nil })
     }
 
     /// A newer agent replaces the older one and inherits its open prompts; the older one is told.
@@ -99,7 +100,7 @@ struct DaemonAgentTests {
         let fixture = try Self.weatherDaemon()
         let (old, _, _) = try await fixture.welcomedClient()
         old.send(.registerAgent)
-        #expect(await waitFor(timeout: 5) { fixture.daemon.hasAgent(forUser: getuid()) })
+        #expect(await eventually(timeout: .seconds(5)) { fixture.daemon.hasAgent(forUser: getuid()) })
         let (app, _, _) = try await fixture.welcomedClient()
         app.send(.request(.requestAuthorization(.whenInUse)))
         let prompt = try #require(await Self.prompt(old))
@@ -112,6 +113,6 @@ struct DaemonAgentTests {
 
         old.send(.agentAnswer(id: prompt.id, .dontAllow))
         new.send(.agentAnswer(id: prompt.id, .allowWhileUsing(precise: true)))
-        #expect(await waitFor(timeout: 5) { (try? fixture.store.read().apps["com.example.weather"]?.status) == .authorizedWhenInUse })
+        #expect(await eventually(timeout: .seconds(5)) { (try? fixture.store.read().apps["com.example.weather"]?.status) == .authorizedWhenInUse })
     }
 }

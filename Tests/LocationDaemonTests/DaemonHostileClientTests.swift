@@ -7,6 +7,7 @@ import LocationAccess
 import LocationSources
 import LocationWire
 import NIOCore
+import TestSupport
 import Testing
 @testable import LocationDaemon
 
@@ -26,7 +27,7 @@ struct DaemonHostileClientTests {
                 status: .authorizedWhenInUse, displayName: "tests", executablePath: identity.executablePath, updated: Date())
         }
         client.send(.request(.startUpdates(stream, UpdateRequest(distanceFilter: -1, pausesAutomatically: false))))
-        #expect(await waitFor(timeout: 10) { !client.fixes.isEmpty })
+        #expect(await eventually(timeout: .seconds(10)) { !client.fixes.isEmpty })
         return (fixture, client)
     }
 
@@ -40,9 +41,9 @@ struct DaemonHostileClientTests {
         } else {
             Issue.record("not refused: \(hostile.messages)", sourceLocation: sourceLocation)
         }
-        #expect(await waitFor(timeout: 5) { hostile.isClosedByDaemon }, "disconnected", sourceLocation: sourceLocation)
+        #expect(await eventually(timeout: .seconds(5)) { hostile.isClosedByDaemon }, "disconnected", sourceLocation: sourceLocation)
         let before = good.fixes.count
-        #expect(await waitFor(timeout: 5) { good.fixes.count >= before + 5 }, "the good client keeps receiving", sourceLocation: sourceLocation)
+        #expect(await eventually(timeout: .seconds(5)) { good.fixes.count >= before + 5 }, "the good client keeps receiving", sourceLocation: sourceLocation)
     }
 
     @Test func garbageBytes() async throws {
@@ -111,9 +112,9 @@ struct DaemonHostileClientTests {
         let bytes = Array(flood.readableBytesView)
         let writer = Thread { hostile.sendRaw(bytes) }
         writer.start()
-        #expect(await waitFor(timeout: 15) { hostile.isHungUp }, "the daemon disconnects the stuck client")
+        #expect(await eventually(timeout: .seconds(15)) { hostile.isHungUp }, "the daemon disconnects the stuck client")
         let before = good.fixes.count
-        #expect(await waitFor(timeout: 5) { good.fixes.count >= before + 5 }, "the good client keeps receiving")
-        #expect(await waitFor(timeout: 5) { fixture.daemon.registryOpenChannelCount == 1 })
+        #expect(await eventually(timeout: .seconds(5)) { good.fixes.count >= before + 5 }, "the good client keeps receiving")
+        #expect(await eventually(timeout: .seconds(5)) { fixture.daemon.registryOpenChannelCount == 1 })
     }
 }

@@ -7,6 +7,7 @@ import LocationAccess
 import LocationSources
 import LocationWire
 import Logging
+import TestSupport
 import Testing
 @testable import LocationDaemon
 
@@ -59,7 +60,7 @@ struct DaemonIdentityTests {
             return
         }
         #expect(reason.contains("cannot identify the client"))
-        #expect(await waitFor(timeout: 5) { client.isClosedByDaemon })
+        #expect(await eventually(timeout: .seconds(5)) { client.isClosedByDaemon })
     }
 
     // MARK: The binding rule
@@ -81,8 +82,9 @@ struct DaemonIdentityTests {
     /// The rule applied to what a fake `/proc` says: a copied Info.plist does not carry the app's
     /// authorization to another executable.
     @Test func aCopiedInfoPlistDoesNotStealTheAppsAuthorization() throws {
-        let directory = try makeShortTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let directory = temporary.url
         let proc = try FakeProc(root: directory.appendingPathComponent("proc"))
         let real = try makeApp(in: directory, name: "weather", infoPlist: appPlist("com.example.weather", name: "Weather"))
         let impostor = try makeApp(in: directory, name: "impostor", infoPlist: appPlist("com.example.weather", name: "Weather"))
@@ -111,8 +113,9 @@ struct DaemonIdentityTests {
     }
 
     @Test func aGrantMadeBeforeTheAppRanIsBoundToTheFirstExecutableThatPresentsIt() throws {
-        let directory = try makeShortTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let directory = temporary.url
         let first = try makeApp(in: directory, name: "first", infoPlist: appPlist("com.example.weather"))
         let second = try makeApp(in: directory, name: "second", infoPlist: appPlist("com.example.weather"))
         let store = MemoryAuthorizationStore()

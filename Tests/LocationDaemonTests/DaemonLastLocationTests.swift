@@ -6,6 +6,7 @@ import LocationProtocol
 import LocationAccess
 import LocationSources
 import LocationWire
+import TestSupport
 import Testing
 @testable import LocationDaemon
 
@@ -45,14 +46,14 @@ struct DaemonLastLocationTests {
         let fixture = try DaemonFixture(sources: [FixedSource(latitude: 52.52, longitude: 13.405)]) { configuration in
             configuration.lastLocationStore = storage
         }
-        #expect(await waitFor(timeout: 5) { fixture.daemon.engine.status.lastFix == Self.saved })
+        #expect(await eventually(timeout: .seconds(5)) { fixture.daemon.engine.status.lastFix == Self.saved })
         let (client, identity, _) = try await fixture.welcomedClient()
         try fixture.store.update { database in
             database.apps[identity.id] = AppRecord(
                 status: .authorizedWhenInUse, displayName: "tests", executablePath: identity.executablePath, updated: Date())
         }
         client.send(.request(.startUpdates(1, UpdateRequest(distanceFilter: -1, pausesAutomatically: false))))
-        #expect(await waitFor(timeout: 10) { client.fixes.count >= 2 })
+        #expect(await eventually(timeout: .seconds(10)) { client.fixes.count >= 2 })
         #expect(client.fixes.first == Self.saved, "the cached fix comes first")
         #expect(client.fixes.dropFirst().first?.latitude == 52.52)
         #expect(storage.saves == 0, "an unchanged restored fix is not written again")
@@ -74,7 +75,7 @@ struct DaemonLastLocationTests {
                 status: .authorizedWhenInUse, displayName: "tests", executablePath: identity.executablePath, updated: Date())
         }
         client.send(.request(.startUpdates(1, UpdateRequest(distanceFilter: -1, pausesAutomatically: false))))
-        #expect(await waitFor(timeout: 10) { storage.saves >= 3 })
+        #expect(await eventually(timeout: .seconds(10)) { storage.saves >= 3 })
         #expect(storage.fix != nil)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import LocationPolicy
 import LocationWire
+import TestSupport
 import Testing
 @testable import LocationDaemon
 
@@ -26,8 +27,9 @@ struct DaemonSocketTests {
 
     @Test(arguments: [(DaemonConfiguration.Instance.user, mode_t(0o700), mode_t(0o600)), (.system, 0o755, 0o666)])
     func permissionsFollowTheInstance(instance: DaemonConfiguration.Instance, directoryMode: mode_t, socketMode: mode_t) throws {
-        let root = try makeShortTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: root) }
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let root = temporary.url
         let socket = root.path + "/run/d.sock"
         let daemon = LocationDaemon(configuration: Self.configuration(instance, socket: socket, state: root))
         try daemon.start()
@@ -39,8 +41,9 @@ struct DaemonSocketTests {
     }
 
     @Test func aLiveDaemonIsNotReplacedButAStaleSocketIs() throws {
-        let root = try makeShortTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: root) }
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let root = temporary.url
         let socket = root.path + "/d.sock"
         let first = LocationDaemon(configuration: Self.configuration(.user, socket: socket, state: root))
         try first.start()
@@ -69,8 +72,9 @@ struct DaemonSocketTests {
     }
 
     @Test func aFileThatIsNotASocketIsLeftAlone() throws {
-        let root = try makeShortTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: root) }
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let root = temporary.url
         let path = root.path + "/d.sock"
         try Data("precious".utf8).write(to: URL(fileURLWithPath: path))
         let daemon = LocationDaemon(configuration: Self.configuration(.user, socket: path, state: root))

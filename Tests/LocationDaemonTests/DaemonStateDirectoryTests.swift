@@ -9,6 +9,7 @@ import LocationAccess
 import LocationSources
 import LocationWire
 import Logging
+import TestSupport
 import Testing
 @testable import LocationDaemon
 
@@ -38,15 +39,16 @@ struct DaemonStateDirectoryTests {
     }
 
     @Test func theLastLocationSurvivesARestartSealedAndNothingInTheStateDirectoryHoldsItInTheClear() async throws {
-        let state = try makeShortTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: state) }
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let state = temporary.url
         var first: DaemonFixture? = try Self.daemon(
             state: state, sources: [FixedSource(latitude: Self.latitude, longitude: Self.longitude, horizontalAccuracy: 3)])
         let (client, identity, _) = try await first!.welcomedClient()
         client.send(.settings(.grant(app: identity.id, always: false, approximate: false)))
         #expect(await client.first { $0 == .settingsResult(nil) } != nil)
         client.send(.request(.startUpdates(1, UpdateRequest(distanceFilter: -1, pausesAutomatically: false))))
-        #expect(await waitFor(timeout: 10) { !client.fixes.isEmpty })
+        #expect(await eventually(timeout: .seconds(10)) { !client.fixes.isEmpty })
         client.close()
         first = nil // stops the daemon: the newest fix is sealed
 
@@ -62,13 +64,14 @@ struct DaemonStateDirectoryTests {
         }
 
         let second = try Self.daemon(state: state, sources: [])
-        #expect(await waitFor(timeout: 5) { second.daemon.engine.status.lastFix?.latitude == Self.latitude })
+        #expect(await eventually(timeout: .seconds(5)) { second.daemon.engine.status.lastFix?.latitude == Self.latitude })
         #expect(second.daemon.engine.status.lastFix?.longitude == Self.longitude)
     }
 
     @Test func grantsGoToTheSQLiteStoreAndDirectEditsReachRunningApps() async throws {
-        let state = try makeShortTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: state) }
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let state = temporary.url
         let fixture = try Self.daemon(state: state, sources: [])
         let (client, identity, _) = try await fixture.welcomedClient()
         client.send(.settings(.grant(app: identity.id, always: true, approximate: false)))

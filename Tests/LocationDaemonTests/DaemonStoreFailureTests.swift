@@ -5,6 +5,7 @@ import LocationPolicyAdapters
 import LocationProtocol
 import LocationAccess
 import LocationWire
+import TestSupport
 import Testing
 @testable import LocationDaemon
 
@@ -12,8 +13,9 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct DaemonStoreFailureTests {
     @Test func aCorruptStoreDeniesAndRefusesSettingsWithTheReason() async throws {
-        let state = try makeShortTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: state) }
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let state = temporary.url
         let store = SQLiteAuthorizationStore(directory: state)
         try Data("{ this is not a database".utf8).write(to: store.fileURL)
         let fixture = try DaemonFixture(sources: [], store: store)

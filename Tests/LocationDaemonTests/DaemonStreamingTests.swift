@@ -6,6 +6,7 @@ import LocationProtocol
 import LocationAccess
 import LocationSources
 import LocationWire
+import TestSupport
 import Testing
 @testable import LocationDaemon
 
@@ -51,7 +52,7 @@ struct DaemonStreamingTests {
         #expect(first?.bytes[4] == WireCodec.Kind.locations.rawValue)
 
         client.send(.request(.stopUpdates(Self.stream)))
-        #expect(await waitFor(timeout: 5) { fixture.daemon.engine.status.activeSource == nil }, "no demand left")
+        #expect(await eventually(timeout: .seconds(5)) { fixture.daemon.engine.status.activeSource == nil }, "no demand left")
     }
 
     /// Two apps on one simulated walk: the precise app proves precise fixes were flowing; the
@@ -73,7 +74,7 @@ struct DaemonStreamingTests {
 
         approximateClient.send(.request(.startUpdates(Self.stream, Self.everyFix)))
         preciseClient.send(.request(.startUpdates(Self.stream, Self.everyFix)))
-        #expect(await waitFor(timeout: 10) { preciseClient.fixes.count >= 20 && !approximateClient.fixes.isEmpty })
+        #expect(await eventually(timeout: .seconds(10)) { preciseClient.fixes.count >= 20 && !approximateClient.fixes.isEmpty })
 
         let preciseFixes = preciseClient.fixes
         let shown = approximateClient.fixes
@@ -106,7 +107,7 @@ struct DaemonStreamingTests {
         deniedClient.send(.request(.startUpdates(Self.stream, Self.everyFix)))
         allowedClient.send(.request(.startUpdates(Self.stream, Self.everyFix)))
         #expect(await deniedClient.first { $0 == .event(.stream(Self.stream, .failed(.denied))) } != nil)
-        #expect(await waitFor(timeout: 10) { allowedClient.fixes.count >= 20 }, "fixes were flowing")
+        #expect(await eventually(timeout: .seconds(10)) { allowedClient.fixes.count >= 20 }, "fixes were flowing")
         #expect(!deniedClient.messages.contains(where: Self.isLocations))
     }
 

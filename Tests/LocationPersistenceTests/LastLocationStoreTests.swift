@@ -2,6 +2,7 @@ import Foundation
 import LocationCore
 import LocationPersistence
 import LocationProtocol
+import TestSupport
 import Testing
 
 @Suite struct LastLocationStoreTests {

@@ -1,5 +1,6 @@
 import Foundation
 import LocationPersistence
+import TestSupport
 import Testing
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import Foundation
 import LocationCore
 import LocationPersistence
+import TestSupport
 import Testing
 
 #if canImport(Glibc)

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Testing
 @testable import LocationPlaces
 import SeededRandom
+import TestSupport
 
 /// Files that are not valid places databases give `.corrupt`/`.unsupportedVersion` with a precise reason,
 /// never a crash; the crafted files come from `PlacesFileBuilder`.
@@ -9,7 +10,7 @@ import SeededRandom
     /// Opens `bytes` written to a temporary file; returns the error, or `nil` when the file opened.
     private func openError(_ bytes: [UInt8]) throws -> PlacesDatabaseError? {
         let directory = try TemporaryDirectory()
-        defer { directory.cleanUp() }
+        defer { directory.remove() }
         let path = try directory.write(bytes, named: "places.bin")
         do {
             _ = try PlacesDatabase.open(path: path)
@@ -33,7 +34,7 @@ import SeededRandom
 
     @Test func theMinimalFileOpensAndAnswers() throws {
         let directory = try TemporaryDirectory()
-        defer { directory.cleanUp() }
+        defer { directory.remove() }
         let path = try directory.write(PlacesFileBuilder.minimal().bytes(), named: "places.bin")
         let database = try PlacesDatabase.open(path: path)
         let place = try #require(database.reverseGeocode(latitude: 10.12, longitude: 10.08))
@@ -219,7 +220,8 @@ import SeededRandom
     }
 
     /// Flipped bytes anywhere: the file is refused, or it opens and every kind of query still answers
-    /// without crashing (validation keeps every read in bounds).
+    /// without crashing (validation keeps every read in bounds). Both outcomes must occur, and queries
+    /// on opened files must find something, or the trials checked nothing.
     @Test func flippedBytesNeverCrashAQuery() throws {
         let valid = PlacesFileBuilder.minimal()
         let bytes = valid.bytes()
@@ -227,26 +229,39 @@ import SeededRandom
         let grid = valid.offset(of: "GRID")
         let interesting = Array(0..<grid) + Array((grid + 720 * 360 * 4)..<bytes.count)
         let directory = try TemporaryDirectory()
-        defer { directory.cleanUp() }
+        defer { directory.remove() }
         var generator = SplitMix64(seed: 11)
+        var refused = 0, opened = 0, answered = 0
         for trial in 0..<300 {
             var broken = bytes
             for _ in 0..<3 {
                 broken[interesting.randomElement(using: &generator)!] = UInt8.random(in: 0...255, using: &generator)
             }
             let path = try directory.write(broken, named: "broken-\(trial).bin")
-            guard let database = try? PlacesDatabase.open(path: path) else { continue }
-            for (latitude, longitude) in [(10.1, 10.1), (10.2, 10.7), (10.49, 10.51), (0, 0), (-45, 170)] {
-                _ = database.reverseGeocode(latitude: latitude, longitude: longitude)
+            let database: PlacesDatabase
+            do {
+                database = try PlacesDatabase.open(path: path)
+            } catch {
+                refused += 1
+                continue
             }
-            _ = database.search("alpha")
-            _ = database.search("al", preferring: SearchRegion(latitude: 10, longitude: 10, radius: 1000))
+            opened += 1
+            var found = 0
+            for (latitude, longitude) in [(10.1, 10.1), (10.2, 10.7), (10.49, 10.51), (0, 0), (-45, 170)] {
+                if database.reverseGeocode(latitude: latitude, longitude: longitude) != nil { found += 1 }
+            }
+            found += database.search("alpha").count
+            found += database.search("al", preferring: SearchRegion(latitude: 10, longitude: 10, radius: 1000)).count
+            if found > 0 { answered += 1 }
         }
+        #expect(refused > 0, "no mutation was refused: validation checked nothing")
+        #expect(opened > 0, "every mutation was refused: no query ran")
+        #expect(answered > 0, "no opened file answered a query (\(opened) opened, \(refused) refused)")
     }
 
     @Test func aMissingFileIsMissingAndADirectoryIsUnreadable() throws {
         let directory = try TemporaryDirectory()
-        defer { directory.cleanUp() }
+        defer { directory.remove() }
         let missing = directory.url.appendingPathComponent("absent.bin").path
         #expect(throws: PlacesDatabaseError.missing(searched: [missing])) { try PlacesDatabase.open(path: missing) }
         do {

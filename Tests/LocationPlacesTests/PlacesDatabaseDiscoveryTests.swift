@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LocationPlaces
+import TestSupport
 
 /// Where `PlacesDatabase.shared` finds the database, and which outcome it keeps.
 @Suite struct PlacesDatabaseDiscoveryTests {
@@ -20,7 +21,7 @@ import Testing
 
     @Test func theFirstExistingCandidateIsOpened() throws {
         let directory = try TemporaryDirectory()
-        defer { directory.cleanUp() }
+        defer { directory.remove() }
         let absent = directory.url.appendingPathComponent("absent.bin").path
         let valid = try directory.write(PlacesFileBuilder.minimal().bytes(), named: "valid.bin")
         let other = try directory.write(PlacesFileBuilder.minimal().bytes(), named: "other.bin")
@@ -30,7 +31,7 @@ import Testing
 
     @Test func aCorruptCandidateIsReportedNotSkipped() throws {
         let directory = try TemporaryDirectory()
-        defer { directory.cleanUp() }
+        defer { directory.remove() }
         let corrupt = try directory.write(Array("not a database".utf8), named: "corrupt.bin")
         let valid = try directory.write(PlacesFileBuilder.minimal().bytes(), named: "valid.bin")
         let outcome = PlacesDatabaseDiscovery.openFirst(explicitPath: nil, candidates: [corrupt, valid])
@@ -54,7 +55,7 @@ import Testing
     /// `$CORELOCATION_PLACES_DB` is used alone: a path naming no file is an error, not a fallback.
     @Test func theEnvironmentPathIsUsedAlone() throws {
         let directory = try TemporaryDirectory()
-        defer { directory.cleanUp() }
+        defer { directory.remove() }
         let valid = try directory.write(PlacesFileBuilder.minimal().bytes(), named: "valid.bin")
         let absent = directory.url.appendingPathComponent("absent.bin").path
         let outcome = PlacesDatabaseDiscovery.openFirst(explicitPath: absent, candidates: [valid])

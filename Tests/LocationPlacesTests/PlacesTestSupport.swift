@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import LocationPlaces
 import SeededRandom
+import TestSupport
 
 /// The package's database (`Resources/places.bin`, found the way `PlacesDatabase.shared` finds it). A
 /// missing or broken database fails the test that asks for it, loudly, with the reason.
@@ -21,22 +22,11 @@ func randomPoint(_ generator: inout SplitMix64) -> (latitude: Double, longitude:
     return (asin(z) * 180 / .pi, Double.random(in: -180..<180, using: &generator))
 }
 
-/// A fresh temporary directory for one test's files, removed by `cleanUp`.
-struct TemporaryDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("LocationPlacesTests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
+extension TemporaryDirectory {
+    /// Writes `bytes` to a file called `name` in this directory; returns its path.
     func write(_ bytes: [UInt8], named name: String) throws -> String {
         let path = url.appendingPathComponent(name).path
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         return path
-    }
-
-    func cleanUp() {
-        try? FileManager.default.removeItem(at: url)
     }
 }

@@ -3,6 +3,7 @@ import LocationPolicy
 import LocationPolicyAdapters
 import LocationProtocol
 import Logging
+import TestSupport
 import Testing
 
 @Suite struct AppInfoTests {

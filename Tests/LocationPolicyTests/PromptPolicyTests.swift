@@ -2,6 +2,7 @@ import Foundation
 import LocationPolicy
 import LocationPolicyAdapters
 import LocationProtocol
+import TestSupport
 import Testing
 
 @Suite struct PromptDecisionTests {

@@ -3,36 +3,41 @@ import LocationCore
 import LocationPolicy
 import LocationPolicyAdapters
 import LocationProtocol
+import TestSupport
 import Testing
 
 /// A prompter with a fixed answer that records being asked; it answers on another thread.
 final class ScriptedPrompter: AuthorizationPrompter {
     let answer: PromptAnswer?
     let completions: Int
-    private let asked = Locked(0)
+    private let state = Locked((asked: 0, answered: 0))
 
     init(_ answer: PromptAnswer?, completions: Int = 1) {
         self.answer = answer
         self.completions = completions
     }
 
-    var timesAsked: Int { asked.withLock { $0 } }
+    var timesAsked: Int { state.withLock { $0.asked } }
+    /// Whether every prompt it was asked has had all its completion calls made.
+    var isDone: Bool { state.withLock { $0.asked == $0.answered } }
 
     func prompt(_ request: PromptRequest, completion: @escaping @Sendable (PromptAnswer?) -> Void) {
-        asked.withLock { $0 += 1 }
-        let answer = answer, completions = completions
+        state.withLock { $0.asked += 1 }
+        let answer = answer, completions = completions, state = state
         DispatchQueue.global().async {
             for _ in 0..<completions { completion(answer) }
+            state.withLock { $0.answered += 1 }
         }
     }
 }
 
-/// Asks and collects every completion call, waiting a little for late (duplicate) calls.
+/// Asks and collects every completion call. A chain passes its prompters' calls on synchronously, so
+/// once every scripted prompter in it is done, any duplicate call has arrived too.
 func answers(of prompter: some AuthorizationPrompter, to request: PromptRequest) async -> [PromptAnswer?] {
     let calls = Locked([PromptAnswer?]())
     prompter.prompt(request) { answer in calls.withLock { $0.append(answer) } }
-    _ = await waitUntil(timeout: 2) { calls.withLock { !$0.isEmpty } }
-    try? await Task.sleep(nanoseconds: 50_000_000)
+    let scripted = ((prompter as? PrompterChain)?.prompters ?? [prompter]).compactMap { $0 as? ScriptedPrompter }
+    #expect(await eventually { !calls.withLock { $0.isEmpty } && scripted.allSatisfy(\.isDone) })
     return calls.withLock { $0 }
 }
 

@@ -4,6 +4,7 @@ import LocationCore
 import LocationPolicy
 import LocationPolicyAdapters
 import LocationProtocol
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -443,64 +444,77 @@ import Glibc
 
     static let childDirectoryVariable = "LOCATIONPOLICY_TEST_STORE_CHILD_DIR"
     static let childNameVariable = "LOCATIONPOLICY_TEST_STORE_CHILD_NAME"
-    static let isChild = ProcessInfo.processInfo.environment[childDirectoryVariable] != nil
 
-    /// Not a test of its own: the body of the child processes that `concurrentProcessesLoseNoWrites` starts.
-    @Test(.enabled(if: isChild, "runs only as a child of concurrentProcessesLoseNoWrites"))
-    func storeChildProcessWriter() throws {
+    /// Fifty updates by one writer, each found again. `concurrentProcessesLoseNoWrites` runs this test
+    /// in two child processes (this binary, filtered to it) that write to its store at the same time;
+    /// run on its own, the writer has a store to itself and must also find exactly its fifty increments.
+    @Test func aWriterFindsEveryOneOfItsUpdates() async throws {
         let environment = ProcessInfo.processInfo.environment
-        let root = URL(fileURLWithPath: try #require(environment[Self.childDirectoryVariable]))
-        let name = try #require(environment[Self.childNameVariable])
-        let go = root.appendingPathComponent("go")
-        let deadline = Date().addingTimeInterval(30)
-        while !FileManager.default.fileExists(atPath: go.path), Date() < deadline { usleep(2_000) }
-        let store = SQLiteAuthorizationStore(directory: root)
-        for index in 0..<50 {
-            try store.update { database in
-                database.apps["\(name)-\(index)"] = record(name)
-                Self.increment(&database)
+        if let shared = environment[Self.childDirectoryVariable] {
+            let root = URL(fileURLWithPath: shared)
+            let name = try #require(environment[Self.childNameVariable])
+            #expect(FileManager.default.createFile(atPath: root.appendingPathComponent("ready-\(name)").path, contents: nil))
+            let go = root.appendingPathComponent("go")
+            try #require(await eventually(timeout: .seconds(30)) { FileManager.default.fileExists(atPath: go.path) })
+            try Self.writeFifty(as: name, to: SQLiteAuthorizationStore(directory: root))
+        } else {
+            try withTemporaryDirectory { root in
+                let store = SQLiteAuthorizationStore(directory: root)
+                try Self.writeFifty(as: "alone", to: store)
+                #expect(Self.count(try store.read()) == 50)
             }
         }
     }
 
     @Test(.timeLimit(.minutes(1)))
-    func concurrentProcessesLoseNoWrites() throws {
-        try withTemporaryDirectory { root in
+    func concurrentProcessesLoseNoWrites() async throws {
+        try await withTemporaryDirectory { root in
             let runner = URL(fileURLWithPath: CommandLine.arguments[0])
-            let children = try (0..<2).map { index in
+            let names = ["process0", "process1"]
+            let children = try names.map { name in
                 let child = Process()
                 child.executableURL = runner
-                child.arguments = ["--testing-library", "swift-testing", "--filter", "storeChildProcessWriter"]
+                child.arguments = ["--testing-library", "swift-testing", "--filter", "aWriterFindsEveryOneOfItsUpdates"]
                 var environment = ProcessInfo.processInfo.environment
                 environment[Self.childDirectoryVariable] = root.path
-                environment[Self.childNameVariable] = "process\(index)"
+                environment[Self.childNameVariable] = name
                 child.environment = environment
                 child.standardOutput = FileHandle.nullDevice
                 child.standardError = FileHandle.nullDevice
                 try child.run()
                 return child
             }
-            // Give the children a moment to start, then let everyone write at once (this thread too).
-            // Starting together makes the race likelier; the counts below hold whatever the timing.
-            usleep(200_000)
+            // Once both children wait for the go, everyone writes at once (this thread too): starting
+            // together makes the race likelier; the counts below hold whatever the timing.
+            let ready = names.map { root.appendingPathComponent("ready-\($0)").path }
+            #expect(await eventually(timeout: .seconds(30)) { ready.allSatisfy(FileManager.default.fileExists(atPath:)) })
             #expect(FileManager.default.createFile(atPath: root.appendingPathComponent("go").path, contents: nil))
             let store = SQLiteAuthorizationStore(directory: root)
-            for index in 0..<50 {
-                try store.update { database in
-                    database.apps["parent-\(index)"] = record("parent")
-                    Self.increment(&database)
-                }
-            }
+            try Self.writeFifty(as: "parent", to: store)
             for child in children {
                 child.waitUntilExit()
                 #expect(child.terminationStatus == 0)
             }
             let database = try store.read()
-            for name in ["parent", "process0", "process1"] {
+            for name in ["parent"] + names {
                 #expect((0..<50).allSatisfy { database.apps["\(name)-\($0)"] != nil }, "writes of \(name) lost")
             }
             #expect(Self.count(database) == 150)
         }
+    }
+
+    /// Fifty updates, each adding a record named after the writer and incrementing the shared counter;
+    /// every update's result must hold its record.
+    static func writeFifty(as name: String, to store: SQLiteAuthorizationStore) throws {
+        for index in 0..<50 {
+            let stored = try store.update { database in
+                database.apps["\(name)-\(index)"] = record(name)
+                Self.increment(&database)
+            }
+            #expect(stored.apps["\(name)-\(index)"] != nil, "update \(index) of \(name) not stored")
+        }
+        let database = try store.read()
+        #expect((0..<50).allSatisfy { database.apps["\(name)-\($0)"] != nil }, "\(name) lost its own writes")
     }
 
     // MARK: - Helpers

@@ -7,6 +7,7 @@ import LocationPolicy
 import LocationPolicyAdapters
 import LocationProtocol
 import Logging
+import TestSupport
 import Testing
 
 /// A terminal prompter wired to pipes: the test types into `keyboard` and reads `screen`.
@@ -38,6 +39,12 @@ struct PipeTerminal {
         await withCheckedContinuation { continuation in
             prompter.prompt(request) { continuation.resume(returning: $0) }
         }
+    }
+
+    /// Whether the prompter has written anything to the screen yet (polled, nothing is read).
+    var hasShownSomething: Bool {
+        var entry = pollfd(fd: screen.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) > 0
     }
 
     /// Everything shown so far; call once the prompts are answered.
@@ -129,11 +136,11 @@ struct PipeTerminal {
         let terminal = PipeTerminal()
         let answered = Locked<PromptAnswer??>(nil)
         terminal.prompter.prompt(request()) { answer in answered.withLock { $0 = .some(answer) } }
-        // prompt(_:completion:) returned although nothing has been typed.
-        try await Task.sleep(nanoseconds: 100_000_000)
+        // prompt(_:completion:) returned although nothing has been typed; the prompt is shown and waits.
+        #expect(await eventually { terminal.hasShownSomething })
         #expect(answered.withLock { $0 } == nil)
         terminal.type("d\n")
-        #expect(await waitUntil(timeout: 5) { answered.withLock { $0 } == .some(.dontAllow) })
+        #expect(await eventually { answered.withLock { $0 } == .some(.dontAllow) })
     }
 
     @Test func concurrentPromptsAreShownOneAtATime() async throws {
@@ -144,7 +151,7 @@ struct PipeTerminal {
         terminal.prompter.prompt(request(app: first)) { answer in answers.withLock { $0["first"] = answer } }
         terminal.prompter.prompt(request(app: second)) { answer in answers.withLock { $0["second"] = answer } }
         terminal.type("w\nd\n")
-        #expect(await waitUntil(timeout: 5) { answers.withLock { $0.count } == 2 })
+        #expect(await eventually { answers.withLock { $0.count } == 2 })
         #expect(answers.withLock { $0 } == ["first": .allowWhileUsing(precise: true), "second": .dontAllow])
 
         let screen = try terminal.screenText()

@@ -9,26 +9,6 @@ import Testing
 import Glibc
 #endif
 
-/// Runs `body` with a fresh temporary directory that is removed afterwards.
-func withTemporaryDirectory<R>(_ body: (URL) throws -> R) throws -> R {
-    let url = try makeTemporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: url) }
-    return try body(url)
-}
-
-func withTemporaryDirectory<R>(_ body: (URL) async throws -> R) async throws -> R {
-    let url = try makeTemporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: url) }
-    return try await body(url)
-}
-
-private func makeTemporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory
-        .appendingPathComponent("LocationPolicyTests-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
-
 /// `stat`'s permission bits of a path.
 func permissions(of path: String) -> UInt32? {
     var st = stat()
@@ -61,16 +41,6 @@ func request(
     PromptRequest(
         app: app, kind: kind, level: kind == .initial ? .whenInUse : .always, usageDescription: usage,
         preciseByDefault: preciseByDefault)
-}
-
-/// Waits (without blocking a thread) until `condition` holds or `timeout` passes; returns whether it held.
-func waitUntil(timeout: TimeInterval, _ condition: @Sendable () -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if condition() { return true }
-        try? await Task.sleep(nanoseconds: 10_000_000)
-    }
-    return condition()
 }
 
 /// A log handler that keeps what it is given, to check that warnings are logged.

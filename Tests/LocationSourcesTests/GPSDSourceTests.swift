@@ -28,7 +28,7 @@ struct GPSDSourceTests {
         return connection
     }
 
-    @Test func watchesOnlyWhileStartedAndReleasesTheWatchAtOnceOnStop() throws {
+    @Test func watchesOnlyWhileStartedAndReleasesTheWatchAtOnceOnStop() async throws {
         let server = try LoopbackServer()
         let recorder = LiveRecorder()
         let source = GPSDSource(host: "127.0.0.1", port: server.port)
@@ -37,7 +37,7 @@ struct GPSDSourceTests {
         let connection = try Self.connect(server, recorder, source)
         connection.send(#"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/pts/3","activated":"2025-06-14T10:00:00.000Z"}]}"# + "\n")
         connection.send(Self.tpv("2025-06-14T10:00:01.000Z", extra: Self.full))
-        #expect(recorder.wait { $0.fixes.count == 1 })
+        #expect(await recorder.wait { $0.fixes.count == 1 })
 
         let stopped = Date()
         recorder.stop(source)
@@ -46,19 +46,18 @@ struct GPSDSourceTests {
         #expect(Date().timeIntervalSince(stopped) < 1, "closed \(closedAfter) s after the unwatch")
 
         connection.send(Self.tpv("2025-06-14T10:00:02.000Z", extra: Self.full))
-        Thread.sleep(forTimeInterval: 0.2)
-        #expect(recorder.fixes.count == 1, "nothing after stop")
         #expect(server.accept(timeout: 0.3) == nil, "no reconnection after stop")
+        #expect(recorder.fixes.count == 1, "nothing after stop")
         #expect(recorder.emissionsOutsideLoop == 0)
     }
 
-    @Test func convertsATPV() throws {
+    @Test func convertsATPV() async throws {
         let server = try LoopbackServer()
         let recorder = LiveRecorder()
         let source = GPSDSource(host: "127.0.0.1", port: server.port)
         let connection = try Self.connect(server, recorder, source)
         connection.send(Self.tpv("2025-06-14T10:00:01.500Z", lat: 45.0701234, lon: 7.6809876, extra: Self.full))
-        #expect(recorder.wait { $0.fixes.count == 1 })
+        #expect(await recorder.wait { $0.fixes.count == 1 })
         recorder.stop(source)
         let fix = try #require(recorder.fixes.first)
         #expect(fix.latitude == 45.0701234 && fix.longitude == 7.6809876)
@@ -70,7 +69,7 @@ struct GPSDSourceTests {
         #expect(!fix.isSimulated && fix.isProducedByAccessory)
     }
 
-    @Test func survivesGarbageAndReassemblesLinesSplitAcrossReads() throws {
+    @Test func survivesGarbageAndReassemblesLinesSplitAcrossReads() async throws {
         let server = try LoopbackServer()
         let recorder = LiveRecorder()
         let source = GPSDSource(host: "127.0.0.1", port: server.port)
@@ -96,16 +95,17 @@ struct GPSDSourceTests {
         let tpv = Array(Self.tpv("2025-06-14T10:00:03.000Z", lat: 45.1, lon: 7.7, extra: Self.full).utf8)
         for piece in stride(from: 0, to: tpv.count, by: 7) {
             connection.send(Array(tpv[piece..<min(piece + 7, tpv.count)]))
-            Thread.sleep(forTimeInterval: 0.002)
+            try await Task.sleep(for: .milliseconds(2))
         }
-        #expect(recorder.wait { $0.fixes.count == 1 })
-        Thread.sleep(forTimeInterval: 0.1)
+        // A last report: once it is in, everything sent before it has been read.
+        connection.send(Self.tpv("2025-06-14T10:00:04.000Z", lat: 45.2, extra: Self.full))
+        #expect(await recorder.wait { $0.fixes.count == 2 })
         recorder.stop(source)
-        #expect(recorder.fixes.map(\.latitude) == [45.1])
+        #expect(recorder.fixes.map(\.latitude) == [45.1, 45.2])
         #expect(recorder.noFixReasons.isEmpty, "garbage is ignored, not a loss of fix: \(recorder.noFixReasons)")
     }
 
-    @Test func mergesSeveralTPVsOfOneEpoch() throws {
+    @Test func mergesSeveralTPVsOfOneEpoch() async throws {
         let server = try LoopbackServer()
         let recorder = LiveRecorder()
         let source = GPSDSource(host: "127.0.0.1", port: server.port)
@@ -117,25 +117,26 @@ struct GPSDSourceTests {
         // The next epoch, complete in one TPV; then a late duplicate of the first.
         connection.send(Self.tpv("2025-06-14T10:00:02.000Z", lat: 45.08, extra: Self.full))
         connection.send(Self.tpv("2025-06-14T10:00:01.000Z", lat: 45.09, extra: Self.full))
-        #expect(recorder.wait { $0.fixes.count == 2 })
-        Thread.sleep(forTimeInterval: 0.5)
+        // A last complete epoch: once its fix is in, the duplicate before it has been dealt with.
+        connection.send(Self.tpv("2025-06-14T10:00:03.000Z", lat: 45.10, extra: Self.full))
+        #expect(await recorder.wait { $0.fixes.contains { $0.latitude == 45.10 } })
         recorder.stop(source)
         let fixes = recorder.fixes
-        #expect(fixes.count == 2)
+        #expect(fixes.count == 3, "the late duplicate of the first epoch is dropped")
         let first = try #require(fixes.first)
         #expect(first.altitude == 240 && first.verticalAccuracy == 15 && first.horizontalAccuracy == 6)
         #expect(first.speed == 3 && first.course == 180)
-        #expect(fixes.map(\.latitude) == [45.07, 45.08])
+        #expect(fixes.map(\.latitude) == [45.07, 45.08, 45.10])
     }
 
-    @Test func incompleteEpochIsReportedAfterTheMergeWindow() throws {
+    @Test func incompleteEpochIsReportedAfterTheMergeWindow() async throws {
         let server = try LoopbackServer()
         let recorder = LiveRecorder()
         let source = GPSDSource(host: "127.0.0.1", port: server.port)
         let connection = try Self.connect(server, recorder, source)
         let sent = Date()
         connection.send(Self.tpv("2025-06-14T10:00:01.000Z", mode: 2))
-        #expect(recorder.wait(timeout: 3) { $0.fixes.count == 1 })
+        #expect(await recorder.wait(timeout: 3) { $0.fixes.count == 1 })
         let delay = try #require(recorder.all.first?.time).timeIntervalSince(sent)
         recorder.stop(source)
         #expect(delay >= 0.25 && delay < 2, "waited \(delay) s")
@@ -144,7 +145,7 @@ struct GPSDSourceTests {
         #expect(fix.speed == -1 && fix.course == -1)
     }
 
-    @Test func modeOneIsNoFixAndErrorsNeverCrash() throws {
+    @Test func modeOneIsNoFixAndErrorsNeverCrash() async throws {
         let server = try LoopbackServer()
         let recorder = LiveRecorder()
         let source = GPSDSource(host: "127.0.0.1", port: server.port)
@@ -153,7 +154,7 @@ struct GPSDSourceTests {
         connection.send(#"{"class":"ERROR","message":"can't open /dev/ttyUSB0"}"# + "\n")
         connection.send(Self.tpv(nil, mode: 0))
         connection.send(Self.tpv("2025-06-14T10:00:01.000Z", extra: Self.full))
-        #expect(recorder.wait { $0.fixes.count == 1 })
+        #expect(await recorder.wait { $0.fixes.count == 1 })
         recorder.stop(source)
         let events = recorder.events
         #expect(events.count == 3)
@@ -161,20 +162,21 @@ struct GPSDSourceTests {
         if case .fix = events.last {} else { Issue.record("the fix comes last: \(events)") }
     }
 
-    @Test func reportsAnOutageAndResumesWhenGpsdIsBack() throws {
+    @Test func reportsAnOutageAndResumesWhenGpsdIsBack() async throws {
         var server = try LoopbackServer()
         let port = server.port
         let recorder = LiveRecorder()
         let source = GPSDSource(host: "127.0.0.1", port: port)
         var connection = try Self.connect(server, recorder, source)
         connection.send(Self.tpv("2025-06-14T10:00:01.000Z", extra: Self.full))
-        #expect(recorder.wait { $0.fixes.count == 1 })
+        #expect(await recorder.wait { $0.fixes.count == 1 })
 
         // gpsd goes away: the connection drops and new ones are refused.
         connection.close()
         server.close()
-        #expect(recorder.wait { !$0.noFixReasons.isEmpty }, "an outage is reported")
-        Thread.sleep(forTimeInterval: 1.2) // a few refused attempts
+        #expect(await recorder.wait { !$0.noFixReasons.isEmpty }, "an outage is reported")
+        // Every failed attempt is reported: the drop, then a few refused reconnections.
+        #expect(await recorder.wait { $0.noFixReasons.count >= 3 }, "a few refused attempts")
         let reasons = recorder.noFixReasons
         #expect(reasons.allSatisfy { $0.contains("gpsd at 127.0.0.1:\(port) unavailable") }, "\(reasons)")
 
@@ -186,30 +188,29 @@ struct GPSDSourceTests {
         connection.send(Self.version)
         #expect(connection.readLine() == #"?WATCH={"enable":true,"json":true};"#)
         connection.send(Self.tpv("2025-06-14T10:00:05.000Z", lat: 45.2, extra: Self.full))
-        #expect(recorder.wait { $0.fixes.count == 2 })
+        #expect(await recorder.wait { $0.fixes.count == 2 })
         recorder.stop(source)
         #expect(recorder.fixes.last?.latitude == 45.2)
         #expect(connection.secondsUntilClosed(timeout: 1) != nil)
         #expect(recorder.emissionsOutsideLoop == 0)
     }
 
-    @Test func refusedAtStartIsNoFixNotAFailure() throws {
+    @Test func refusedAtStartIsNoFixNotAFailure() async throws {
         let server = try LoopbackServer()
         let port = server.port
         server.close()
         let recorder = LiveRecorder()
         let source = GPSDSource(host: "127.0.0.1", port: port)
         recorder.start(source)
-        #expect(recorder.wait { !$0.noFixReasons.isEmpty })
+        #expect(await recorder.wait { !$0.noFixReasons.isEmpty })
         recorder.stop(source)
         let reason = try #require(recorder.noFixReasons.first)
         #expect(reason.contains("Connection refused"), "\(reason)")
         let count = recorder.count
-        Thread.sleep(forTimeInterval: 1)
-        #expect(recorder.count == count, "no retries reported after stop")
+        #expect(await !recorder.wait(timeout: 1) { $0.count != count }, "no retries reported after stop")
     }
 
-    @Test func triesEveryAddressOfAName() throws {
+    @Test func triesEveryAddressOfAName() async throws {
         // "localhost" may resolve to ::1 first, where nothing listens: the IPv4 address must follow.
         let server = try LoopbackServer()
         let recorder = LiveRecorder()
@@ -217,18 +218,18 @@ struct GPSDSourceTests {
         #expect(source.descriptor.name == "gpsd://localhost:\(server.port)")
         let connection = try Self.connect(server, recorder, source)
         connection.send(Self.tpv("2025-06-14T10:00:01.000Z", extra: Self.full))
-        #expect(recorder.wait { $0.fixes.count == 1 })
+        #expect(await recorder.wait { $0.fixes.count == 1 })
         recorder.stop(source)
     }
 
-    @Test func silentGpsdIsNoFix() throws {
+    @Test func silentGpsdIsNoFix() async throws {
         let server = try LoopbackServer()
         let recorder = LiveRecorder()
         let source = GPSDSource(host: "127.0.0.1", port: server.port, silenceTimeout: 0.5)
         let connection = try Self.connect(server, recorder, source)
         connection.send(#"{"class":"DEVICES","devices":[]}"# + "\n")
-        #expect(recorder.wait { $0.noFixReasons.contains("gpsd has no GPS device") })
-        #expect(recorder.wait { $0.noFixReasons.contains { $0.contains("sent no position") } })
+        #expect(await recorder.wait { $0.noFixReasons.contains("gpsd has no GPS device") })
+        #expect(await recorder.wait { $0.noFixReasons.contains { $0.contains("sent no position") } })
         recorder.stop(source)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import LocationCore
 import LocationNMEA
 import LocationProtocol
+import TestSupport
 import Testing
 @testable import LocationSources
 #if canImport(Glibc)
@@ -13,16 +14,16 @@ import Glibc
 struct NMEALiveSourceTests {
     static let backoff = Backoff(initial: 0.2, maximum: 0.4)
 
-    @Test func readsASerialDeviceInRawModeAtTheGivenBaudRate() throws {
+    @Test func readsASerialDeviceInRawModeAtTheGivenBaudRate() async throws {
         let pty = try PseudoTerminal()
         let recorder = LiveRecorder()
         let source = try SourceSpec("nmea:\(pty.path)?baud=9600").makeSource()
         #expect((source as? NMEASource)?.input == .device(path: pty.path, baud: 9600))
         recorder.start(source)
-        #expect(recorder.wait(timeout: 5) { _ in pty.isRaw(baud: speed_t(B9600)) }, "8N1 raw at 9600")
+        #expect(await recorder.wait(timeout: 5) { _ in pty.isRaw(baud: speed_t(B9600)) }, "8N1 raw at 9600")
         pty.write(nmeaEpoch(time: "120000.00") + nmeaEpoch(time: "120001.00", lon: "00741.22000"))
         pty.write(nmeaEpoch(time: "120002.00", lon: "00741.23000"))
-        #expect(recorder.wait { $0.fixes.count >= 2 })
+        #expect(await recorder.wait { $0.fixes.count >= 2 })
         recorder.stop(source)
         let fix = try #require(recorder.fixes.first)
         #expect(fix.timestamp == Date(timeIntervalSince1970: 1_749_902_400), "the receiver's UTC time, 2025-06-14T12:00:00Z")
@@ -31,44 +32,42 @@ struct NMEALiveSourceTests {
         #expect(recorder.emissionsOutsideLoop == 0)
     }
 
-    @Test func aDeviceThatDisappearsIsNoFixThenReopened() throws {
+    @Test func aDeviceThatDisappearsIsNoFixThenReopened() async throws {
         // The device is reached through a symbolic link of the test's own (like /dev/serial/by-id/…):
         // unplugging removes it, so the source cannot reopen a pseudo-terminal that a test running in
         // parallel has been given the freed number of — and read that test's data.
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tty-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("gps0").path
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.url.appendingPathComponent("gps0").path
         var pty = try PseudoTerminal()
         try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: pty.path)
         let recorder = LiveRecorder()
         let source = NMEASource(input: .device(path: path, baud: 4800), backoff: Self.backoff)
         recorder.start(source)
-        #expect(recorder.wait(timeout: 5) { _ in pty.isRaw(baud: speed_t(B4800)) })
+        #expect(await recorder.wait(timeout: 5) { _ in pty.isRaw(baud: speed_t(B4800)) })
         pty.write(nmeaEpoch(time: "120000.00") + nmeaEpoch(time: "120001.00"))
-        #expect(recorder.wait { $0.fixes.count >= 1 })
+        #expect(await recorder.wait { $0.fixes.count >= 1 })
 
         try FileManager.default.removeItem(atPath: path) // unplugged
         pty.close()
-        #expect(recorder.wait { !$0.noFixReasons.isEmpty })
+        #expect(await recorder.wait { !$0.noFixReasons.isEmpty })
         #expect(recorder.noFixReasons.first?.hasPrefix(path) == true, "\(recorder.noFixReasons)")
-        #expect(recorder.wait(timeout: 3) { $0.noFixReasons.contains { $0.contains("No such file") } },
+        #expect(await recorder.wait(timeout: 3) { $0.noFixReasons.contains { $0.contains("No such file") } },
                 "reopening fails while it is gone: \(recorder.noFixReasons)")
 
         // Plugged in again.
         pty = try PseudoTerminal()
         try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: pty.path)
         let before = recorder.fixes.count
-        #expect(recorder.wait(timeout: 5) { _ in pty.isRaw(baud: speed_t(B4800)) }, "reopened")
+        #expect(await recorder.wait(timeout: 5) { _ in pty.isRaw(baud: speed_t(B4800)) }, "reopened")
         pty.write(nmeaEpoch(time: "120010.00") + nmeaEpoch(time: "120011.00"))
-        #expect(recorder.wait { $0.fixes.count > before }, "fixes again")
+        #expect(await recorder.wait { $0.fixes.count > before }, "fixes again")
         recorder.stop(source)
         let count = recorder.count
-        Thread.sleep(forTimeInterval: 0.5)
-        #expect(recorder.count == count, "nothing after stop")
+        #expect(await !recorder.wait(timeout: 0.5) { $0.count != count }, "nothing after stop")
     }
 
-    @Test func readsTCPAndReconnectsWhenTheConnectionDrops() throws {
+    @Test func readsTCPAndReconnectsWhenTheConnectionDrops() async throws {
         let server = try LoopbackServer()
         let recorder = LiveRecorder()
         let source = try SourceSpec("nmea:tcp://127.0.0.1:\(server.port)").makeSource()
@@ -78,22 +77,22 @@ struct NMEALiveSourceTests {
         // A sentence split across two writes.
         let next = nmeaEpoch(time: "120002.00")
         connection.send(String(next.prefix(20)))
-        Thread.sleep(forTimeInterval: 0.05)
+        try await Task.sleep(for: .milliseconds(50))
         connection.send(String(next.dropFirst(20)) + nmeaEpoch(time: "120003.00"))
-        #expect(recorder.wait { $0.fixes.count >= 3 })
+        #expect(await recorder.wait { $0.fixes.count >= 3 })
 
         connection.close()
-        #expect(recorder.wait { !$0.noFixReasons.isEmpty })
+        #expect(await recorder.wait { !$0.noFixReasons.isEmpty })
         #expect(recorder.noFixReasons.first == "tcp 127.0.0.1:\(server.port): closed")
         connection = try #require(server.accept(timeout: 3), "reconnects by itself")
         connection.send(nmeaEpoch(time: "120010.00") + nmeaEpoch(time: "120011.00") + nmeaEpoch(time: "120012.00"))
-        #expect(recorder.wait(timeout: 3) { $0.fixes.last?.timestamp == Date(timeIntervalSince1970: 1_749_902_412) }, "\(recorder.events)")
+        #expect(await recorder.wait(timeout: 3) { $0.fixes.last?.timestamp == Date(timeIntervalSince1970: 1_749_902_412) }, "\(recorder.events)")
         recorder.stop(source)
         #expect(connection.secondsUntilClosed(timeout: 1) != nil, "stop closes the socket")
         #expect(recorder.emissionsOutsideLoop == 0)
     }
 
-    @Test func withoutADateTheTimeOfDayIsToday() throws {
+    @Test func withoutADateTheTimeOfDayIsToday() async throws {
         let server = try LoopbackServer()
         let recorder = LiveRecorder()
         let source = NMEASource(input: .tcp(host: "127.0.0.1", port: server.port))
@@ -106,25 +105,25 @@ struct NMEALiveSourceTests {
             let time = String(format: "%02d%02d%02d.00", Int(seconds) / 3600, Int(seconds) % 3600 / 60, Int(seconds) % 60)
             connection.send(nmeaSentence("GPGGA,\(time),4504.21872,N,00741.21136,E,1,09,0.90,245.3,M,47.6,M,,"))
         }
-        #expect(recorder.wait { $0.fixes.count >= 2 })
+        #expect(await recorder.wait { $0.fixes.count >= 2 })
         recorder.stop(source)
         let fix = try #require(recorder.fixes.first)
         #expect(abs(fix.timestamp.timeIntervalSinceNow) < 10, "\(fix.timestamp)")
     }
 
-    @Test func aSilentDeviceIsNoFix() throws {
+    @Test func aSilentDeviceIsNoFix() async throws {
         let pty = try PseudoTerminal()
         let recorder = LiveRecorder()
         let source = NMEASource(input: .device(path: pty.path, baud: 4800), silenceTimeout: 0.3)
         recorder.start(source)
-        #expect(recorder.wait { $0.noFixReasons.contains { $0.hasPrefix("no data from \(pty.path)") } })
+        #expect(await recorder.wait { $0.noFixReasons.contains { $0.hasPrefix("no data from \(pty.path)") } })
         pty.write(String(repeating: "\u{7F}\u{03}garbage at the wrong baud rate", count: 20))
-        #expect(recorder.wait { $0.noFixReasons.contains { $0.contains("wrong baud rate?") } })
+        #expect(await recorder.wait { $0.noFixReasons.contains { $0.contains("wrong baud rate?") } })
         recorder.stop(source)
     }
 
     /// The path standard input takes (a borrowed, blocking descriptor whose end is final), on a pipe.
-    @Test func aPipeLikeStandardInputEndsTheSource() throws {
+    @Test func aPipeLikeStandardInputEndsTheSource() async throws {
         var fds: [Int32] = [0, 0]
         #expect(pipe(&fds) == 0)
         let opener = BorrowedDescriptorOpener(fd: fds[0])
@@ -135,10 +134,10 @@ struct NMEALiveSourceTests {
         let text = Array((nmeaEpoch(time: "120000.00") + nmeaEpoch(time: "120001.00") + nmeaEpoch(time: "120002.00")).utf8)
         _ = text.withUnsafeBytes { write(fds[1], $0.baseAddress, $0.count) }
         close(fds[1])
-        #expect(recorder.wait(timeout: 3) { $0.events.last == .finished }, "\(recorder.events)")
+        #expect(await recorder.wait(timeout: 3) { $0.events.last == .finished }, "\(recorder.events)")
         #expect(recorder.fixes.count == 3, "the last epoch is completed at the end")
         recorder.loop.sync { reader.start(on: recorder.loop, emit: recorder.emit) }
-        #expect(recorder.wait { $0.events.filter { $0 == .finished }.count == 2 }, "its end is final")
+        #expect(await recorder.wait { $0.events.filter { $0 == .finished }.count == 2 }, "its end is final")
     }
 }
 

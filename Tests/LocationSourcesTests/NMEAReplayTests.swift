@@ -1,6 +1,7 @@
 import Foundation
 import LocationCore
 import LocationProtocol
+import TestSupport
 import Testing
 @testable import LocationSources
 
@@ -96,8 +97,9 @@ import Testing
         for second in 0..<1000 {
             text += nmeaEpoch(time: String(format: "10%02d%02d.00", second / 60, second % 60))
         }
-        let path = try temporaryFile(text)
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let path = try temporaryFile(text, in: temporary)
         let loop = VirtualLoop()
         let recorder = Recorder(loop: loop)
         let source = Self.source(.max, path: path)
@@ -161,8 +163,9 @@ import Testing
     @Test func missingChecksumsOnlyWhenAllowed() throws {
         let text = nmeaEpoch(time: "100000.00") + nmeaEpoch(time: "100001.00")
         let stripped = text.split(separator: "\r\n").map { $0.split(separator: "*")[0] + "\r\n" }.joined()
-        let path = try temporaryFile(stripped)
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let path = try temporaryFile(stripped, in: temporary)
         for allow in [false, true] {
             let loop = VirtualLoop()
             let recorder = Recorder(loop: loop)
@@ -174,7 +177,9 @@ import Testing
     }
 
     @Test func aFileThatVanishedIsReportedNotFatal() throws {
-        let path = try temporaryFile(nmeaEpoch(time: "100000.00"))
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let path = try temporaryFile(nmeaEpoch(time: "100000.00"), in: temporary)
         let source = Self.source(path: path)
         try FileManager.default.removeItem(atPath: path)
         let loop = VirtualLoop()

@@ -1,16 +1,17 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import LocationSources
 
 @Suite struct SourceConfigurationTests {
-    private func files() throws -> (user: URL, system: URL) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sources-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return (directory.appendingPathComponent("user"), directory.appendingPathComponent("system"))
+    private func files(in directory: TemporaryDirectory) -> (user: URL, system: URL) {
+        (directory.url.appendingPathComponent("user"), directory.url.appendingPathComponent("system"))
     }
 
     @Test func environmentWinsAndMaySeparateSeveralSpecs() throws {
-        let (user, system) = try files()
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let (user, system) = files(in: temporary)
         try "sim:walk\n".write(to: user, atomically: true, encoding: .utf8)
         let configuration = try SourceConfiguration.load(
             environment: ["CORELOCATION_SOURCE": " fixed:1,2 ; sim:run "], userFile: user, systemFile: system)
@@ -19,7 +20,9 @@ import Testing
     }
 
     @Test func userFileBeatsSystemFileAndIgnoresCommentsAndBlankLines() throws {
-        let (user, system) = try files()
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let (user, system) = files(in: temporary)
         try "# my receivers\n\nsim:walk   # while testing\nfixed:3,4,10\n".write(to: user, atomically: true, encoding: .utf8)
         try "sim:run\n".write(to: system, atomically: true, encoding: .utf8)
         let configuration = try SourceConfiguration.load(environment: [:], userFile: user, systemFile: system)
@@ -30,12 +33,16 @@ import Testing
     }
 
     @Test func nothingConfiguredIsNil() throws {
-        let (user, system) = try files()
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let (user, system) = files(in: temporary)
         #expect(try SourceConfiguration.load(environment: ["CORELOCATION_SOURCE": "  "], userFile: user, systemFile: system) == nil)
     }
 
     @Test func aBrokenSpecNamesItsFileAndLine() throws {
-        let (user, system) = try files()
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let (user, system) = files(in: temporary)
         try "sim:walk\n\nsim:moon\n".write(to: user, atomically: true, encoding: .utf8)
         #expect {
             try SourceConfiguration.load(environment: [:], userFile: user, systemFile: system)
@@ -46,7 +53,9 @@ import Testing
     }
 
     @Test func anEmptyFileIsAnError() throws {
-        let (user, system) = try files()
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let (user, system) = files(in: temporary)
         try "# nothing yet\n".write(to: user, atomically: true, encoding: .utf8)
         #expect(throws: SourceConfigurationError.self) {
             try SourceConfiguration.load(environment: [:], userFile: user, systemFile: system)
@@ -56,14 +65,10 @@ import Testing
 
 /// `configuredSources`: what an engine (in-process or locationd) actually runs.
 @Suite struct ConfiguredSourcesTests {
-    private func directory() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sources-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory
-    }
-
     @Test func configuredSpecsBecomeSourcesInOrder() throws {
-        let directory = try directory()
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let directory = temporary.url
         let sources = SourceConfiguration.configuredSources(
             environment: ["CORELOCATION_SOURCE": "fixed:1,2;sim:walk"],
             userFile: directory.appendingPathComponent("user"), systemFile: directory.appendingPathComponent("system"))
@@ -71,14 +76,18 @@ import Testing
     }
 
     @Test func nothingConfiguredRunsTheSimulatedDrive() throws {
-        let directory = try directory()
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let directory = temporary.url
         let sources = SourceConfiguration.configuredSources(
             environment: [:], userFile: directory.appendingPathComponent("user"), systemFile: directory.appendingPathComponent("system"))
         #expect(sources.map(\.descriptor.name) == [SourceConfiguration.fallbackSpec])
     }
 
     @Test func aBrokenConfigurationRunsNoSourceRatherThanASimulation() throws {
-        let directory = try directory()
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let directory = temporary.url
         let user = directory.appendingPathComponent("user")
         try "sim:moon\n".write(to: user, atomically: true, encoding: .utf8)
         let sources = SourceConfiguration.configuredSources(

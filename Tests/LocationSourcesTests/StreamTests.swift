@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import LocationCore
+import TestSupport
 import Testing
 @testable import LocationSources
 #if canImport(Glibc)
@@ -84,7 +85,16 @@ final class ScriptedOpener: StreamOpener, @unchecked Sendable {
             peers.withLock { $0.append(fds[1]) }
             return OpenedDescriptor(fd: fds[0], isSocket: true, isNonBlocking: true)
         case .blockUntilCancelled:
-            while !cancellation.isCancelled { usleep(1000) }
+            // Blocks in read(2) on a socket handed to the cancellation, as a slow connect would:
+            // cancelling shuts the socket down, which ends the read.
+            var fds: [Int32] = [0, 0]
+            guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0 else { throw StreamError("socketpair") }
+            defer { close(fds[0]); close(fds[1]) }
+            if cancellation.track(socket: fds[0]) {
+                var byte: UInt8 = 0
+                _ = read(fds[0], &byte, 1)
+            }
+            _ = cancellation.track(socket: nil)
             throw StreamError("cancelled")
         }
     }
@@ -102,17 +112,14 @@ final class ScriptedOpener: StreamOpener, @unchecked Sendable {
     }
 
     /// Runs the loop's due work until `condition` holds (real time passes, virtual time does not).
-    func settle(_ loop: VirtualLoop, timeout: Double = 5, until condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
+    func settle(_ loop: VirtualLoop, until condition: () -> Bool) async -> Bool {
+        await eventually {
             loop.run()
-            if condition() { return true }
-            usleep(1000)
+            return condition()
         }
-        return false
     }
 
-    @Test func retriesWithBackoffAndResetsAfterData() throws {
+    @Test func retriesWithBackoffAndResetsAfterData() async throws {
         let loop = VirtualLoop()
         let opener = ScriptedOpener()
         opener.then(.fail("refused"), .fail("refused"), .fail("refused"), .fail("refused"), .socketPair, .fail("refused"))
@@ -121,18 +128,18 @@ final class ScriptedOpener: StreamOpener, @unchecked Sendable {
         loop.execute { stream.start(on: loop) { event in events.list.withLock { $0.append((loop.now, event)) } } }
 
         for (index, delay) in [0.5, 1, 2, 2].enumerated() {
-            #expect(settle(loop) { events.delays.count == index + 1 })
+            #expect(await settle(loop) { events.delays.count == index + 1 })
             #expect(events.delays.last == delay)
             loop.advance(by: delay - 0.01)
             #expect(opener.attempts.withLock { $0 } == index + 1, "no attempt before the delay is over")
             loop.advance(by: 0.01)
         }
-        #expect(settle(loop) { events.all.last == .connected })
+        #expect(await settle(loop) { events.all.last == .connected })
         let peer = try #require(opener.peer)
         _ = Array("$GP".utf8).withUnsafeBytes { write(peer, $0.baseAddress, $0.count) }
-        #expect(settle(loop) { events.all.last == .bytes(Array("$GP".utf8)) })
+        #expect(await settle(loop) { events.all.last == .bytes(Array("$GP".utf8)) })
         close(peer)
-        #expect(settle(loop) { events.delays.count == 5 })
+        #expect(await settle(loop) { events.delays.count == 5 })
         #expect(events.delays.last == 0.5, "data arrived: the backoff starts over")
 
         loop.execute { stream.stop() }
@@ -140,35 +147,58 @@ final class ScriptedOpener: StreamOpener, @unchecked Sendable {
         #expect(loop.pendingCount == 0, "stop cancels the pending retry")
         let count = events.all.count
         loop.advance(by: 10)
-        usleep(50_000)
-        loop.run()
-        #expect(events.all.count == count, "nothing after stop")
+        #expect(await !eventually(timeout: .milliseconds(50)) {
+            loop.run()
+            return events.all.count != count
+        }, "nothing after stop")
     }
 
-    @Test func stopAbandonsAnOpenInProgressAndClosesAtOnce() throws {
-        let loop = VirtualLoop()
+    /// A virtual loop that counts the work handed to it with `execute`, so that a test can wait for
+    /// an outcome to arrive even when a `run()` already ran it.
+    final class CountingLoop: EngineLoop {
+        let inner = VirtualLoop()
+        let executed = Locked(0)
+        var now: Date { inner.now }
+        var inLoop: Bool { inner.inLoop }
+
+        func execute(_ work: @escaping @Sendable () -> Void) {
+            inner.execute(work)
+            executed.withLock { $0 += 1 }
+        }
+
+        @discardableResult
+        func schedule(at deadline: Date, _ work: @escaping @Sendable () -> Void) -> ScheduledWork {
+            inner.schedule(at: deadline, work)
+        }
+    }
+
+    @Test func stopAbandonsAnOpenInProgressAndClosesAtOnce() async throws {
+        let loop = CountingLoop()
         let opener = ScriptedOpener()
         opener.then(.blockUntilCancelled)
         let stream = ReconnectingStream(opener: opener, backoff: Backoff())
         let events = Events()
         loop.execute { stream.start(on: loop) { event in events.list.withLock { $0.append((loop.now, event)) } } }
-        loop.run()
-        #expect(settle(loop) { opener.attempts.withLock { $0 } == 1 })
+        loop.inner.run()
+        #expect(await settle(loop.inner) { opener.attempts.withLock { $0 } == 1 })
         loop.execute { stream.stop() }
-        loop.run()
-        usleep(50_000)
-        loop.run()
+        loop.inner.run()
+        // Besides this test's two, the one piece of work handed to the loop is the abandoned open's
+        // outcome (stop cancelled the open): once it is there and run, it must have been dropped.
+        #expect(await eventually { loop.executed.withLock { $0 } >= 3 }, "the cancelled open's outcome arrives")
+        loop.inner.run()
+        #expect(opener.attempts.withLock { $0 } == 1)
         #expect(events.all.isEmpty, "a stopped stream reports nothing, not even the cancelled open")
     }
 
-    @Test func stopWritesTheFarewellThenCloses() throws {
+    @Test func stopWritesTheFarewellThenCloses() async throws {
         let loop = VirtualLoop()
         let opener = ScriptedOpener()
         opener.then(.socketPair)
         let stream = ReconnectingStream(opener: opener, backoff: Backoff())
         let events = Events()
         loop.execute { stream.start(on: loop) { event in events.list.withLock { $0.append((loop.now, event)) } } }
-        #expect(settle(loop) { events.all == [.connected] })
+        #expect(await settle(loop) { events.all == [.connected] })
         let peer = try #require(opener.peer)
         loop.execute { stream.stop(farewell: Array("bye\n".utf8)) }
         loop.run()
@@ -185,7 +215,7 @@ final class ScriptedOpener: StreamOpener, @unchecked Sendable {
 /// `ByteStream` against a fast producer and a slow consumer: nothing lost, reordered or piled up.
 @Suite struct ByteStreamTests {
     @Test(.timeLimit(.minutes(1)))
-    func backPressureBoundsWhatIsInFlight() throws {
+    func backPressureBoundsWhatIsInFlight() async throws {
         var fds: [Int32] = [0, 0]
         #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
         _ = makeNonBlocking(fds[0])
@@ -194,15 +224,16 @@ final class ScriptedOpener: StreamOpener, @unchecked Sendable {
         let maximumInFlight = Locked(0)
         let ended = Locked(false)
         let consumer = DispatchQueue(label: "test.consumer")
+        // Held shut until reading has had to pause: the consumer is stuck at first, then slow.
+        let stuck = DispatchGroup()
+        stuck.enter()
         let streamBox = Locked<ByteStream?>(nil)
         let stream = ByteStream(OpenedDescriptor(fd: fds[0], isSocket: true, isNonBlocking: true),
                                 queue: DispatchQueue(label: "test.bytestream")) { event in
             switch event {
             case .bytes(let bytes):
                 consumer.async {
-                    // A consumer stuck at first (until reading has had to pause, at most 5 s), then slow.
-                    let stuckUntil = Date().addingTimeInterval(5)
-                    while streamBox.withLock({ $0?.suspensions ?? 0 }) == 0 && Date() < stuckUntil { usleep(1000) }
+                    stuck.wait()
                     usleep(100)
                     received.withLock { $0 += bytes }
                     if let stream = streamBox.withLock({ $0 }) {
@@ -229,8 +260,9 @@ final class ScriptedOpener: StreamOpener, @unchecked Sendable {
             }
             close(writer)
         }
-        let deadline = Date().addingTimeInterval(50)
-        while !ended.withLock({ $0 }) && Date() < deadline { usleep(10_000) }
+        #expect(await eventually { stream.suspensions > 0 }, "reading pauses while the consumer is stuck")
+        stuck.leave()
+        #expect(await eventually(timeout: .seconds(50)) { ended.withLock { $0 } })
         let bytes = received.withLock { $0 }
         #expect(bytes.count == total)
         #expect(bytes.enumerated().allSatisfy { $0.element == UInt8(truncatingIfNeeded: $0.offset % 251) }, "in order")

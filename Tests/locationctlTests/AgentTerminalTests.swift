@@ -3,6 +3,7 @@ import LocationCore
 import LocationDaemonClient
 import LocationPolicy
 import LocationProtocol
+import TestSupport
 import Testing
 @testable import locationctl
 
@@ -57,8 +58,8 @@ import Testing
         func endInput() { try? typing.close() }
 
         /// Waits until the output contains `text` `count` times.
-        func shows(_ text: String, times count: Int = 1) -> Bool {
-            eventually { output.components(separatedBy: text).count - 1 >= count }
+        func shows(_ text: String, times count: Int = 1) async -> Bool {
+            await eventually { output.components(separatedBy: text).count - 1 >= count }
         }
     }
 
@@ -69,84 +70,74 @@ import Testing
             usageDescription: "Shows \(name) where you are.", preciseByDefault: precise))
     }
 
-    @Test func questionsShowOneAtATimeAndTheAnswersGoBack() {
+    @Test func questionsShowOneAtATimeAndTheAnswersGoBack() async {
         let rig = Rig()
         rig.terminal.handle(.registered)
         rig.terminal.handle(.prompt(Self.prompt(1, "Maps")))
         rig.terminal.handle(.prompt(Self.prompt(2, "Runner", .upgradeToAlways)))
-        #expect(rig.shows("Choose o, w or d"))
+        #expect(await rig.shows("Choose o, w or d"))
         #expect(rig.output.contains("Allow \"Maps\" to use your location?"))
         #expect(rig.output.contains("Shows Maps where you are."))
         #expect(!rig.output.contains("Runner"), "one question at a time")
 
         rig.type("p")
         rig.type("o")
-        #expect(eventually { rig.session.answers == [AnsweredPrompt(id: 1, answer: .allowOnce(precise: false))] })
-        #expect(rig.shows("Choose a or k"))
+        #expect(await eventually { rig.session.answers == [AnsweredPrompt(id: 1, answer: .allowOnce(precise: false))] })
+        #expect(await rig.shows("Choose a or k"))
         #expect(rig.output.contains("Allow \"Runner\" to also use your location even when you are not using the app?"))
         rig.type("maybe")
-        #expect(rig.shows("Please type a (Change to Always Allow) or k (Keep Only While Using)."))
+        #expect(await rig.shows("Please type a (Change to Always Allow) or k (Keep Only While Using)."))
         rig.type("a")
-        #expect(eventually { rig.session.answers.count == 2 })
+        #expect(await eventually { rig.session.answers.count == 2 })
         #expect(rig.session.answers.last == AnsweredPrompt(id: 2, answer: .changeToAlways))
         #expect(!rig.isFinished)
     }
 
-    @Test func withdrawnQuestionsAreCutShortOrNeverShown() {
+    @Test func withdrawnQuestionsAreCutShortOrNeverShown() async {
         let rig = Rig()
         let maps = Self.prompt(1, "Maps"), runner = Self.prompt(2, "Runner"), bus = Self.prompt(3, "Bus")
         rig.terminal.handle(.prompt(maps))
         rig.terminal.handle(.prompt(runner))
         rig.terminal.handle(.prompt(bus))
-        #expect(rig.shows("Choose o, w or d"))
+        #expect(await rig.shows("Choose o, w or d"))
         rig.terminal.handle(.withdrawn(runner))
         rig.terminal.handle(.withdrawn(maps))
-        #expect(rig.shows("(This request was answered elsewhere, or its app quit.)"))
-        #expect(rig.shows("Choose o, w or d", times: 2))
+        #expect(await rig.shows("(This request was answered elsewhere, or its app quit.)"))
+        #expect(await rig.shows("Choose o, w or d", times: 2))
         #expect(rig.output.contains("Allow \"Bus\""))
         #expect(!rig.output.contains("Runner"), "withdrawn before it was shown")
         rig.type("d")
-        #expect(eventually { rig.session.answers == [AnsweredPrompt(id: 3, answer: .dontAllow)] })
+        #expect(await eventually { rig.session.answers == [AnsweredPrompt(id: 3, answer: .dontAllow)] })
     }
 
-    @Test func endOfInputDismissesTheShowingQuestionAndEnds() {
+    @Test func endOfInputDismissesTheShowingQuestionAndEnds() async {
         let rig = Rig()
         rig.terminal.handle(.prompt(Self.prompt(1, "Maps")))
         rig.terminal.handle(.prompt(Self.prompt(2, "Runner")))
-        #expect(rig.shows("Choose o, w or d"))
+        #expect(await rig.shows("Choose o, w or d"))
         rig.endInput()
-        #expect(eventually { rig.isFinished })
+        #expect(await eventually { rig.isFinished })
         #expect(rig.session.answers == [AnsweredPrompt(id: 1, answer: nil)])
         #expect(rig.session.isClosed)
     }
 
-    @Test func endOfInputWithNothingShowingEndsAtOnce() {
+    @Test func endOfInputWithNothingShowingEndsAtOnce() async {
         let rig = Rig()
         rig.type("w")
-        #expect(rig.shows("No location request is waiting."))
+        #expect(await rig.shows("No location request is waiting."))
         rig.endInput()
-        #expect(eventually { rig.isFinished })
+        #expect(await eventually { rig.isFinished })
         #expect(rig.session.answers.isEmpty)
         #expect(rig.session.isClosed)
     }
 
-    @Test func theDaemonGoingAwayAndComingBackIsReported() {
+    @Test func theDaemonGoingAwayAndComingBackIsReported() async {
         let rig = Rig()
         rig.terminal.handle(.registered)
         rig.terminal.handle(.disconnected)
         rig.terminal.handle(.registered)
-        #expect(rig.shows("locationd went away; waiting for it to come back."))
-        #expect(rig.shows("locationd is back; waiting for location requests."))
+        #expect(await rig.shows("locationd went away; waiting for it to come back."))
+        #expect(await rig.shows("locationd is back; waiting for location requests."))
         #expect(rig.output.hasPrefix("Waiting for location requests from locationd at /tmp/d.sock."))
     }
-}
-
-/// Polls `condition` until it holds or `timeout` passes.
-private func eventually(timeout: TimeInterval = 5, _ condition: () -> Bool) -> Bool {
-    let deadline = Date() + timeout
-    while Date() < deadline {
-        if condition() { return true }
-        usleep(5_000)
-    }
-    return condition()
 }

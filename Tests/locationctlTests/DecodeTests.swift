@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `locationctl decode`: the real binary on real captures and on garbage.
@@ -40,7 +41,9 @@ import Testing
 
     @Test func sentinelsForWhatNMEADidNotSay() throws {
         // A 2D fix with no speed, course, date or DOP: RMC alone, status A, empty speed and course.
-        let directory = try temporaryDirectory()
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let directory = temporary.url
         let file = directory.appendingPathComponent("rmc.nmea")
         let body = "GPRMC,235959.50,A,3351.407,S,15112.918,E,,,,,,A"
         let checksum = String(format: "%02X", body.utf8.reduce(UInt8(0), ^))
@@ -82,7 +85,9 @@ import Testing
             bytes.append(contentsOf: (0..<Int(random() % 40)).map { _ in random() })
         }
         bytes.append(contentsOf: Array("$GPGGA,123519,48".utf8))  // cut off at the end
-        let directory = try temporaryDirectory()
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let directory = temporary.url
         let file = directory.appendingPathComponent("garbage.nmea")
         try bytes.write(to: file)
         let output = try run(Executable.locationctl, ["decode", "--json", "--stats", file.path])
@@ -96,7 +101,9 @@ import Testing
     }
 
     @Test func binaryOnlyInputPrintsNothing() throws {
-        let directory = try temporaryDirectory()
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let directory = temporary.url
         let file = directory.appendingPathComponent("binary.bin")
         try Data((0..<65536).map { UInt8(truncatingIfNeeded: $0 &* 7919) }).write(to: file)
         let output = try run(Executable.locationctl, ["decode", "--json", file.path])

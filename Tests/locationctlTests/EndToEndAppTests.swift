@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A real app process (`corelocation-example`: delegate + main run loop) against the in-process
@@ -18,7 +19,9 @@ import Testing
 
     @Test(arguments: [[], ["--dispatch-main"]])
     func policyAllowGivesLocations(mainLoop: [String]) throws {
-        let env = try environment(try temporaryDirectory(), policy: "allow")
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let env = try environment(temporary.url, policy: "allow")
         let output = try Child(Executable.example, ["3"] + mainLoop, environment: env).finish(timeout: 30)
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.lines.first == "authorization 0 accuracy 0", "told the status right after creation")
@@ -27,7 +30,9 @@ import Testing
     }
 
     @Test func sourcesFileChoosesTheSourceWithoutCodeChanges() throws {
-        let directory = try temporaryDirectory()
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let directory = temporary.url
         var env = try environment(directory, policy: "allow")
         env["CORELOCATION_SOURCE"] = nil
         let config = directory.appendingPathComponent("config/corelocation")
@@ -41,7 +46,9 @@ import Testing
     }
 
     @Test func brokenSourcesConfigurationRunsNoSourceAndSaysWhy() throws {
-        let directory = try temporaryDirectory()
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let directory = temporary.url
         var env = try environment(directory, policy: "allow")
         env["CORELOCATION_SOURCE"] = "sim:atlantis"
         let child = try Child(Executable.example, ["1"], environment: env)
@@ -52,7 +59,9 @@ import Testing
     }
 
     @Test func policyDenyGivesDeniedError() throws {
-        let env = try environment(try temporaryDirectory(), policy: "deny")
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let env = try environment(temporary.url, policy: "deny")
         let output = try Child(Executable.example, [], environment: env).finish(timeout: 30)
         #expect(output.status == 2, "\(output.stdout)\(output.stderr)")
         #expect(output.lines.suffix(2) == ["authorization 2 accuracy 0", "not authorized"])
@@ -60,7 +69,9 @@ import Testing
     }
 
     @Test func approximatePolicyGivesCoarseLocations() throws {
-        let env = try environment(try temporaryDirectory(), policy: "allow,approximate")
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let env = try environment(temporary.url, policy: "allow,approximate")
         let output = try Child(Executable.example, ["1"], environment: env).finish(timeout: 30)
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.lines.contains("authorization 4 accuracy 1"))
@@ -69,7 +80,9 @@ import Testing
     }
 
     @Test func allowOnceEndsWhenTheAppExits() throws {
-        let directory = try temporaryDirectory()
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let directory = temporary.url
         let env = try environment(directory, policy: "allow-once")
         let output = try Child(Executable.example, ["1"], environment: env).finish(timeout: 30)
         #expect(output.status == 0, "\(output.stderr)")
@@ -79,7 +92,9 @@ import Testing
     }
 
     @Test func missingUsageDescriptionFailsWithAClearLogLine() throws {
-        let env = try environment(try temporaryDirectory(), whenInUse: nil, policy: "allow")
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let env = try environment(temporary.url, whenInUse: nil, policy: "allow")
         let child = try Child(Executable.example, [], environment: env)
         #expect(child.waitForStderr(timeout: 20, containing: "NSLocationWhenInUseUsageDescription"))
         let output = child.finish(timeout: 1)
@@ -87,7 +102,9 @@ import Testing
     }
 
     @Test func pendingRequestIsAnsweredByLocationctlWithinASecond() throws {
-        let directory = try temporaryDirectory()
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let directory = temporary.url
         let env = try environment(directory)
         let child = try Child(Executable.example, ["2"], environment: env)
         // Nobody can answer (no terminal, no policy): one clear line says how.
@@ -105,7 +122,9 @@ import Testing
     }
 
     @Test func revokingARunningAppStopsItWithinASecond() throws {
-        let directory = try temporaryDirectory()
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let directory = temporary.url
         let env = try environment(directory, policy: "allow")
         let child = try Child(Executable.example, ["100000"], environment: env)
         #expect(child.waitForLine(timeout: 20) { $0.hasPrefix("location ") } != nil)
@@ -120,7 +139,9 @@ import Testing
     }
 
     @Test func servicesOffReachesARunningApp() throws {
-        let directory = try temporaryDirectory()
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let directory = temporary.url
         let env = try environment(directory, policy: "allow")
         let child = try Child(Executable.example, ["100000"], environment: env)
         #expect(child.waitForLine(timeout: 20) { $0.hasPrefix("location ") } != nil)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -12,13 +13,6 @@ extension Executable {
 /// real `locationd` reading a 10 Hz NMEA stream whose fix times the test chose. The benchmark's
 /// latency is a join on those fix times, so they must come through exactly.
 @Suite(.timeLimit(.minutes(1))) struct FanOutBenchClientTests {
-    /// A short directory (a socket path must fit in 107 bytes), removed by the caller.
-    static func shortDirectory() throws -> String {
-        var template = Array("/tmp/cl-XXXXXX".utf8CString)
-        guard let path = mkdtemp(&template) else { throw FeederError(description: "mkdtemp failed") }
-        return String(cString: path)
-    }
-
     static func startDaemon(in directory: String, feeder: NMEAEpochFeeder) throws -> Child {
         let daemon = try Child(Executable.locationd, [
             "--socket", directory + "/d.sock", "--state-dir", directory + "/state",
@@ -33,8 +27,9 @@ extension Executable {
 
     @Test(arguments: ["nio", "epoll"])
     func everyClientRecordsTheReceiversFixTimesWithTheirReceiveTimes(io: String) throws {
-        let directory = try Self.shortDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let directory = temporary.path
         let feeder = try NMEAEpochFeeder()
         defer { feeder.stop() }
         let grant = try run(Executable.locationctl, ["grant", Executable.bench.path, "--state-dir", directory + "/state"])
@@ -74,8 +69,9 @@ extension Executable {
 
     @Test(arguments: ["nio", "epoll"])
     func anUngrantedBenchStopsAndSaysWhy(io: String) throws {
-        let directory = try Self.shortDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let directory = temporary.path
         let feeder = try NMEAEpochFeeder()
         defer { feeder.stop() }
         let daemon = try Self.startDaemon(in: directory, feeder: feeder)

@@ -1,5 +1,6 @@
 import Foundation
 import LocationPlaces
+import TestSupport
 import Testing
 
 /// `locationctl reverse` and `geocode`: input handling and exit statuses of the real binary, and
@@ -7,7 +8,9 @@ import Testing
 @Suite struct GeocodingCommandTests {
     /// A file that is not a places database, for "the database is unusable" (exit 69, `.network`).
     static func corruptDatabase() throws -> String {
-        let file = try temporaryDirectory().appendingPathComponent("places.bin")
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let file = temporary.url.appendingPathComponent("places.bin")
         try Data("this is not a places database, just text long enough to have a header".utf8).write(to: file)
         return file.path
     }

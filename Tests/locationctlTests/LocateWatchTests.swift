@@ -1,5 +1,6 @@
 import Foundation
 import LocationGeodesy
+import TestSupport
 import Testing
 
 /// `locationctl locate` and `watch`: output formats, plausibility, and errors.
@@ -67,7 +68,9 @@ import Testing
     }
 
     @Test func gpxReplayEndsWhenTheFileEnds() throws {
-        let directory = try temporaryDirectory()
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let directory = temporary.url
         let gpx = directory.appendingPathComponent("short.gpx")
         try """
             <?xml version="1.0"?>
@@ -82,7 +85,9 @@ import Testing
     }
 
     @Test func gpxRouteIsTravelledAtTheGivenSpeed() throws {
-        let directory = try temporaryDirectory()
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let directory = temporary.url
         let gpx = directory.appendingPathComponent("route.gpx")
         try """
             <gpx version="1.1" creator="test"><rte>
@@ -124,7 +129,9 @@ import Testing
         "\u{0}\u{1}\u{2}\u{FF}binary",
     ])
     func malformedGPXIsAOneLineErrorNotACrash(content: String) throws {
-        let directory = try temporaryDirectory()
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let directory = temporary.url
         let gpx = directory.appendingPathComponent("bad.gpx")
         try Data(content.utf8).write(to: gpx)
         let output = try run(Executable.locationctl, ["watch", "--source", "gpx:\(gpx.path)"])

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -8,17 +9,11 @@ import Glibc
 /// The `locationd` executable as scripts and other tests drive it: a ready line, a clean exit on SIGTERM.
 @Suite(.timeLimit(.minutes(1)))
 struct LocationdProcessTests {
-    /// A short directory: Unix socket paths are limited to 107 bytes.
-    static func shortDirectory() throws -> URL {
-        var template = Array("/tmp/cl-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw CocoaError(.fileWriteUnknown) }
-        return URL(fileURLWithPath: String(cString: made), isDirectory: true)
-    }
-
     @Test(arguments: [SIGTERM, SIGINT])
     func printsTheReadyLineAndExitsCleanlyOnASignal(signal: Int32) throws {
-        let directory = try Self.shortDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let directory = temporary.url
         let socket = directory.path + "/d.sock"
         let daemon = try Child(Executable.locationd, [
             "--socket", socket, "--state-dir", directory.appendingPathComponent("state").path, "--source", "fixed:52.52,13.405",

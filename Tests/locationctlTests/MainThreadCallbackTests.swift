@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 extension Executable {
@@ -38,9 +39,8 @@ extension Executable {
                         arguments: ["--dispatch-main", "--in-main-block"], place: "main-queue"),
     ]
 
-    private func environment() throws -> [String: String] {
-        let directory = try temporaryDirectory()
-        return [
+    private func environment(in directory: URL) throws -> [String: String] {
+        [
             "CORELOCATION_STATE_DIR": directory.appendingPathComponent("state").path,
             "CORELOCATION_INFO_PLIST": try writeInfoPlist(in: directory, bundleID: "com.example.mainthread", whenInUse: "Tests.").path,
             "CORELOCATION_SOURCE": "sim:walk",
@@ -50,7 +50,9 @@ extension Executable {
 
     @Test(arguments: states)
     func authorizationAndLocationsArriveOnTheMainThread(state: MainThreadState) throws {
-        let child = try Child(state.executable, ["3", "--threads"] + state.arguments, environment: try environment())
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let child = try Child(state.executable, ["3", "--threads"] + state.arguments, environment: try environment(in: directory.url))
         let arrived = child.waitForLines(timeout: 20) { $0.filter { $0.hasPrefix("location ") }.count == 3 }
         let output = child.finish(timeout: 5)
         #expect(arrived, "no 3 locations within 20 s; got: \(output.stdout)\(output.stderr)")
@@ -66,7 +68,9 @@ extension Executable {
     @Test(arguments: [[], ["--in-main-block", "--run-until"], ["--run-until"]])
     func aCallbackSpinningTheRunLoopGetsLaterOnesInOrderAndOnce(mainLoop: [String]) throws {
         let arguments = ["4", "--threads", "--timestamps", "--spin-in-callback"] + mainLoop
-        let output = try Child(Executable.example, arguments, environment: try environment()).finish(timeout: 20)
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let output = try Child(Executable.example, arguments, environment: try environment(in: directory.url)).finish(timeout: 20)
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
         let locations = output.lines.filter { $0.hasPrefix("location ") }
         #expect(locations.count == 4, "\(output.stdout)")

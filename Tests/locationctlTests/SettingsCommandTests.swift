@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `locationctl apps|grant|revoke|reset|services` against a real store directory.
@@ -15,7 +16,9 @@ import Testing
     }
 
     @Test func grantRevokeResetAndServicesRoundTrip() throws {
-        let state = try temporaryDirectory().appendingPathComponent("state")
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let state = temporary.url.appendingPathComponent("state")
         let ctl = { (arguments: [String]) throws -> Finished in
             try run(Executable.locationctl, arguments + ["--state-dir", state.path])
         }
@@ -49,7 +52,9 @@ import Testing
     }
 
     @Test func corruptStoreIsReportedNotOverwritten() throws {
-        let state = try temporaryDirectory()
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let state = temporary.url
         let file = state.appendingPathComponent("authorization.sqlite")
         try Data("{not json".utf8).write(to: file)
         let output = try run(Executable.locationctl, ["grant", "com.example.maps", "--state-dir", state.path])

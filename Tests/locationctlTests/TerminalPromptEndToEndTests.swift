@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The authorization prompt on a real terminal: the app runs under `script`, which gives it a
@@ -9,7 +10,9 @@ import Testing
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: script.path),
                    "SKIPPED LOUDLY: /usr/bin/script (util-linux) is missing, so no pseudo-terminal test"))
     func personAnswersOnTheTerminal() throws {
-        let directory = try temporaryDirectory()
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let directory = temporary.url
         let plist = try writeInfoPlist(in: directory, bundleID: "com.example.printer", whenInUse: "Prints where you are.")
         let command = "\(Executable.example.path) 1"
         let child = try Child(Self.script, ["-qfec", command, "/dev/null"], environment: [

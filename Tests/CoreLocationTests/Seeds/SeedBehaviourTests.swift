@@ -4,6 +4,7 @@ import Foundation
 import LocationCore
 import LocationPolicy
 import LocationProtocol
+import TestSupport
 import Testing
 
 /// The app code of `SeedCode.swift` behaves as the articles it comes from describe.
@@ -51,7 +52,7 @@ import Testing
 
     @Test func viewControllerReportsServicesOff() throws {
         let world = try LocationTestHarness(source: "sim:walk")
-        world.updateStore { $0.servicesEnabled = false }
+        try world.updateStore { $0.servicesEnabled = false }
         world.run {
             let controller = LocationViewController()
             controller.locationManager.delegate = controller
@@ -88,20 +89,18 @@ import Testing
         #expect(seed?.deniedSeen == true)
         #expect(seed?.processed.isEmpty == true)
     }
-
-    @Test func headingIsUnavailableOnThisDevice() throws {
-        let world = try LocationTestHarness(source: "sim:walk")
-        world.run { #expect(!compassFeaturesAvailable(CLLocationManager())) }
-    }
 }
 
 /// Advances virtual time until `task` finishes (at most ten simulated minutes).
 func drive<T: Sendable>(_ world: LocationTestHarness, until task: Task<T, any Error>) async -> T? {
     let done = Flag()
     let watcher = Task { _ = try? await task.value; done.set() }
-    for _ in 0..<600 where !done.isSet {
+    var seconds = 0
+    _ = await eventually(timeout: .seconds(60)) {
+        guard !done.isSet, seconds < 600 else { return true }
         world.loop.advance(by: 1)
-        try? await Task.sleep(for: .milliseconds(2))
+        seconds += 1
+        return done.isSet
     }
     watcher.cancel()
     task.cancel()

@@ -1,5 +1,6 @@
 import Foundation
 import LocationCore
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,7 +31,8 @@ final class GPSFake: @unchecked Sendable {
     let log: String
     private let process = Process()
     private let input = Pipe()
-    private let directory: URL
+    private let directory: TemporaryDirectory
+    private let exited = DispatchSemaphore(value: 0)
     private let sentences: Int
     private var killed = false
 
@@ -40,8 +42,7 @@ final class GPSFake: @unchecked Sendable {
         self.port = port
         self.log = log
         sentences = try String(contentsOfFile: log, encoding: .utf8).split(whereSeparator: \.isNewline).count
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("gpsfake-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try TemporaryDirectory()
         process.executableURL = URL(fileURLWithPath: gpsfake)
         process.arguments = ["-P", String(port), "-1", "-i", "-q", "-c", String(cycle), "-W", "120", log]
         var environment = ProcessInfo.processInfo.environment
@@ -52,28 +53,24 @@ final class GPSFake: @unchecked Sendable {
         process.standardInput = input
         process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
         process.standardError = try FileHandle(forWritingTo: createFile("gpsfake.err"))
+        process.terminationHandler = { [exited] _ in exited.signal() }
         try process.run()
     }
 
     private func createFile(_ name: String) throws -> URL {
-        let url = directory.appendingPathComponent(name)
+        let url = directory.url.appendingPathComponent(name)
         _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         return url
     }
 
     /// What gpsfake and gpsd wrote to standard error (for failure messages).
     var errors: String {
-        (try? String(contentsOf: directory.appendingPathComponent("gpsfake.err"), encoding: .utf8)) ?? ""
+        (try? String(contentsOf: directory.url.appendingPathComponent("gpsfake.err"), encoding: .utf8)) ?? ""
     }
 
     /// Waits until gpsd accepts connections; false on timeout or when gpsfake died.
-    func waitUntilListening(timeout: Double = 15) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline, process.isRunning {
-            if canConnect(port: port) { return true }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        return false
+    func waitUntilListening(timeout: Duration = .seconds(15)) async -> Bool {
+        await eventually(timeout: timeout) { !process.isRunning || canConnect(port: port) } && process.isRunning
     }
 
     /// gpsd's process id (gpsfake's child).
@@ -153,8 +150,7 @@ final class GPSFake: @unchecked Sendable {
         let daemon = gpsdPID
         if process.isRunning {
             _ = Glibc.kill(pid, SIGTERM)
-            let deadline = Date().addingTimeInterval(2)
-            while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+            _ = exited.wait(timeout: .now() + 2)
         }
         if process.isRunning {
             if getpgid(pid) == pid { _ = Glibc.kill(-pid, SIGKILL) }
@@ -166,7 +162,7 @@ final class GPSFake: @unchecked Sendable {
         }
         process.waitUntilExit()
         try? input.fileHandleForWriting.close()
-        try? FileManager.default.removeItem(at: directory)
+        directory.remove()
     }
 
     deinit { kill() }

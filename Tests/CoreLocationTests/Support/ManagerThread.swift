@@ -47,7 +47,7 @@ final class ManagerThread: @unchecked Sendable {
     let delegate = ConcurrentRecordingDelegate()
     private let commands = Locked<[Command]>([])
     private let finished = Locked(false)
-    private let done = Locked(false)
+    private let done = DispatchSemaphore(value: 0)
 
     init(system: LocationSystem, configure: @escaping @Sendable (CLLocationManager) -> Void = { _ in }) {
         let thread = Thread { [delegate, commands, finished, done] in
@@ -67,7 +67,7 @@ final class ManagerThread: @unchecked Sendable {
                 manager.stopUpdatingLocation()
                 withExtendedLifetime(manager) {}
             }
-            done.withLock { $0 = true }
+            done.signal()
         }
         thread.start()
     }
@@ -77,29 +77,6 @@ final class ManagerThread: @unchecked Sendable {
     /// Stops the manager and waits for its thread to end.
     func finish() {
         finished.withLock { $0 = true }
-        let deadline = Date().addingTimeInterval(10)
-        while !done.withLock({ $0 }) && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        _ = done.wait(timeout: .now() + 10)
     }
-}
-
-/// Polls `condition` every 10 ms without holding a thread of the test pool; false on timeout.
-@discardableResult
-func waitFor(timeout: Double, _ condition: () -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return condition()
-}
-
-/// Polls `condition` every millisecond on this thread, for measuring short delays precisely even when
-/// the test pool is busy; false on timeout.
-func blockingWaitFor(timeout: Double, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if condition() { return true }
-        Thread.sleep(forTimeInterval: 0.001)
-    }
-    return condition()
 }

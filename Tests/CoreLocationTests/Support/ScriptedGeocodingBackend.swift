@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import LocationCore
 import LocationPlaces
+import TestSupport
 
 /// A places database stand-in that answers with fixed places, records every query and the thread
 /// it ran on, and (when `blocking`) holds every lookup until the test calls `release()`.
@@ -14,7 +15,7 @@ final class ScriptedGeocodingBackend: GeocodingBackend, @unchecked Sendable {
 
     private let places: [PlaceDescription]
     private let gate = DispatchGroup()
-    private let recorded = Locked<(queries: [Query], threads: [pthread_t])>(([], []))
+    private let recorded = Locked<(queries: [Query], threads: [pthread_t], returned: Int)>(([], [], 0))
 
     init(places: [PlaceDescription], blocking: Bool = false) {
         self.places = places
@@ -28,14 +29,13 @@ final class ScriptedGeocodingBackend: GeocodingBackend, @unchecked Sendable {
     func release() { gate.leave() }
 
     /// Waits until `count` lookups have started (so they are in progress, not just queued).
-    /// Polls, so that it never blocks one of the few threads of the cooperative pool.
-    func waitUntilStarted(_ count: Int = 1, timeout: TimeInterval = 10) async -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while recorded.withLock({ $0.queries.count }) < count {
-            if Date() > deadline { return false }
-            try? await Task.sleep(for: .milliseconds(2))
-        }
-        return true
+    func waitUntilStarted(_ count: Int = 1, timeout: Duration = .seconds(10)) async -> Bool {
+        await eventually(timeout: timeout) { recorded.withLock { $0.queries.count } >= count }
+    }
+
+    /// Waits until `count` lookups have returned their answer to the geocoder.
+    func waitUntilReturned(_ count: Int = 1, timeout: Duration = .seconds(10)) async -> Bool {
+        await eventually(timeout: timeout) { recorded.withLock { $0.returned } >= count }
     }
 
     func reverseGeocode(latitude: Double, longitude: Double) -> PlaceDescription? {
@@ -54,6 +54,7 @@ final class ScriptedGeocodingBackend: GeocodingBackend, @unchecked Sendable {
             $0.threads.append(pthread_self())
         }
         gate.wait()
+        recorded.withLock { $0.returned += 1 }
     }
 
     /// A provider for `CLGeocoder(backend:)`.
@@ -89,13 +90,8 @@ final class GeocodeOutcomes: @unchecked Sendable {
     }
 
     /// Waits until at least `count` calls arrived (polling; the calls run on the main queue).
-    func wait(for count: Int, timeout: TimeInterval = 10) async -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while outcomes.withLock({ $0.count }) < count {
-            if Date() > deadline { return false }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return true
+    func wait(for count: Int, timeout: Duration = .seconds(10)) async -> Bool {
+        await eventually(timeout: timeout) { outcomes.withLock { $0.count } >= count }
     }
 }
 

@@ -4,6 +4,7 @@ import LocationProtocol
 import LocationWire
 import NIOCore
 import NIOPosix
+import TestSupport
 
 /// A scripted stand-in for `locationd`: a real Unix-socket server speaking the wire protocol, which
 /// can be stopped like `kill -9` (connections dropped, socket file left behind) and started again
@@ -21,11 +22,14 @@ final class FakeDaemon: @unchecked Sendable {
         /// Which connection, counting from 1 across restarts.
         var connection: Int
         var message: ClientMessage
+        /// When it was read (so a test measures delays where they happen, not when it next looks).
+        var time = Date()
     }
 
     static let identity = AppIdentity(id: "com.example.fake", displayName: "Fake", executablePath: "/usr/bin/fake")
 
-    let directory: String
+    private let temporary: TemporaryDirectory
+    var directory: String { temporary.path }
     let socketPath: String
     private let state: Locked<State>
     /// Answers everything but `hello` (nil: no answer).
@@ -47,7 +51,8 @@ final class FakeDaemon: @unchecked Sendable {
         socketName: String = "d.sock",
         script: @escaping @Sendable (ClientMessage) -> [DaemonMessage] = { _ in [] }
     ) throws {
-        directory = try temporaryDirectory()
+        temporary = try TemporaryDirectory()
+        let directory = temporary.path
         socketPath = directory + "/" + socketName
         try FileManager.default.createDirectory(
             atPath: (socketPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -60,7 +65,7 @@ final class FakeDaemon: @unchecked Sendable {
         let (server, connections) = state.withLock { ($0.server, $0.connections.values) }
         for channel in connections { channel.close(promise: nil) }
         server?.close(promise: nil)
-        try? FileManager.default.removeItem(atPath: directory)
+        temporary.remove()
     }
 
     // MARK: Life
@@ -137,6 +142,12 @@ final class FakeDaemon: @unchecked Sendable {
     /// The messages of one connection, in order.
     func messages(on connection: Int) -> [ClientMessage] {
         received.filter { $0.connection == connection }.map(\.message)
+    }
+
+    /// When the `count`th message on `connection` was read; nil before it was.
+    func arrival(of count: Int, on connection: Int) -> Date? {
+        let messages = received.filter { $0.connection == connection }
+        return messages.count >= count ? messages[count - 1].time : nil
     }
 
     var connectionCount: Int { state.withLock { $0.lastConnection } }

@@ -1,29 +1,15 @@
 import Foundation
 import LocationCore
 import LocationProtocol
+import TestSupport
 import Testing
-
-/// A fresh directory with a short path (Unix socket paths are limited to 107 bytes).
-func temporaryDirectory() throws -> String {
-    var template = Array("/tmp/cl-XXXXXX".utf8CString)
-    guard let made = mkdtemp(&template) else { throw CocoaError(.fileWriteUnknown) }
-    return String(cString: made)
-}
-
-/// Polls `condition` until it holds or `timeout` passes; the deadline bounds cross-thread waits.
-@discardableResult
-func eventually(timeout: TimeInterval = 5, _ condition: () -> Bool) -> Bool {
-    let deadline = Date() + timeout
-    while Date() < deadline {
-        if condition() { return true }
-        usleep(5_000)
-    }
-    return condition()
-}
 
 /// Collects what a connection delivers, and checks that deliveries never overlap.
 final class EventRecorder: Sendable {
-    private let state = Locked((events: [ServiceEvent](), delivering: false, overlapped: false))
+    private let state = Locked((events: [ServiceEvent](), delivering: false, overlapped: false, firstDelivery: Date?.none))
+
+    /// When the first event was delivered (on the connection's thread).
+    var firstDelivery: Date? { state.withLock { $0.firstDelivery } }
 
     var events: [ServiceEvent] { state.withLock { $0.events } }
 
@@ -32,11 +18,12 @@ final class EventRecorder: Sendable {
 
     /// Waits for a connection's first event, which is its initial authorization when `connect`
     /// did not know it, and forgets it.
-    func expectInitial(_ authorization: EffectiveAuthorization, sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(eventually { !events.isEmpty }, "an initial authorization arrives", sourceLocation: sourceLocation)
+    func expectInitial(_ authorization: EffectiveAuthorization, sourceLocation: SourceLocation = #_sourceLocation) async {
+        #expect(await eventually { !events.isEmpty }, "an initial authorization arrives", sourceLocation: sourceLocation)
         #expect(events == [.authorizationChanged(authorization)], sourceLocation: sourceLocation)
         removeAll()
     }
+
     var overlapped: Bool { state.withLock { $0.overlapped } }
 
     var handler: @Sendable (ServiceEvent) -> Void {
@@ -44,6 +31,7 @@ final class EventRecorder: Sendable {
             self.state.withLock { state in
                 if state.delivering { state.overlapped = true }
                 state.delivering = true
+                if state.firstDelivery == nil { state.firstDelivery = Date() }
             }
             self.state.withLock { state in
                 state.events.append(event)

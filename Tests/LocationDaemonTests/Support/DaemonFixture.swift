@@ -4,22 +4,17 @@ import LocationPolicy
 import LocationProtocol
 import LocationSources
 @testable import LocationDaemon
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// A fresh directory with a short path (Unix socket paths are limited to 107 bytes).
-func makeShortTemporaryDirectory() throws -> URL {
-    var template = Array("/tmp/cl-XXXXXX".utf8CString)
-    guard let made = mkdtemp(&template) else { throw WireClientError("mkdtemp: \(String(cString: strerror(errno)))") }
-    return URL(fileURLWithPath: String(cString: made), isDirectory: true)
-}
-
 /// A daemon running in this process on a temporary socket, with its own state directory, no prompt
 /// policy, and (optionally) a fake `/proc` that decides who this process appears to be.
 final class DaemonFixture: @unchecked Sendable {
-    let directory: URL
+    private let temporary: TemporaryDirectory
+    var directory: URL { temporary.url }
     let socketPath: String
     let store: any AuthorizationStore
     let fakeProc: FakeProc?
@@ -33,7 +28,8 @@ final class DaemonFixture: @unchecked Sendable {
         sources: [any LocationSource], store: (any AuthorizationStore)? = nil, fakeProc: Bool = false,
         configure: (inout DaemonConfiguration) -> Void = { _ in }
     ) throws {
-        directory = try makeShortTemporaryDirectory()
+        temporary = try TemporaryDirectory()
+        let directory = temporary.url
         socketPath = directory.path + "/d.sock"
         let store = store ?? MemoryAuthorizationStore()
         self.store = store
@@ -63,7 +59,7 @@ final class DaemonFixture: @unchecked Sendable {
 
     deinit {
         daemon.stop()
-        try? FileManager.default.removeItem(at: directory)
+        temporary.remove()
     }
 }
 

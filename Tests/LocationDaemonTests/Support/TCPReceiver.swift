@@ -1,5 +1,6 @@
 import Foundation
 import LocationCore
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -36,36 +37,34 @@ final class TCPReceiver: @unchecked Sendable {
 
     /// The next connection, waiting up to `timeout` seconds (without holding a test-pool thread).
     func accept(timeout: Double) async -> Int32? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
+        var connection: Int32 = -1
+        _ = await eventually(timeout: .seconds(timeout)) {
             var entry = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
-            if poll(&entry, 1, 0) > 0 {
-                let connection = Glibc.accept(listener, nil, nil)
-                if connection >= 0 { return connection }
-            }
-            try? await Task.sleep(for: .milliseconds(5))
+            guard poll(&entry, 1, 0) > 0 else { return false }
+            connection = Glibc.accept(listener, nil, nil)
+            return connection >= 0
         }
-        return nil
+        return connection >= 0 ? connection : nil
     }
 
     func send(_ text: String, on connection: Int32) {
         _ = Array(text.utf8).withUnsafeBytes { Glibc.send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
-    /// When the peer closed `connection` (end of stream read), polling every 5 ms; nil on timeout.
+    /// When the peer closed `connection` (end of stream read), polled; nil on timeout.
     /// Closes `connection` either way.
     func waitForEndOfStream(on connection: Int32, timeout: Double) async -> Date? {
         defer { close(connection) }
-        let deadline = Date().addingTimeInterval(timeout)
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while Date() < deadline {
+        var ended: Date?
+        _ = await eventually(timeout: .seconds(timeout)) {
             var entry = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
-            if poll(&entry, 1, 0) > 0 {
-                let count = buffer.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-                if count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR) { return Date() }
-            }
-            try? await Task.sleep(for: .milliseconds(5))
+            guard poll(&entry, 1, 0) > 0 else { return false }
+            let count = buffer.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            guard count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR) else { return false }
+            ended = Date()
+            return true
         }
-        return nil
+        return ended
     }
 }

@@ -5,6 +5,7 @@ import LocationProtocol
 import LocationAccess
 import LocationWire
 import NIOCore
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -31,7 +32,8 @@ final class WireClient: @unchecked Sendable {
 
     let fd: Int32
     private let state = Locked(State())
-    private let readerDone = Locked(true)
+    /// Entered while the reader thread runs.
+    private let readerRunning = DispatchGroup()
 
     /// - Parameter reading: false makes a client that never reads (the daemon's buffers fill up).
     init(socketPath: String, reading: Bool = true) throws {
@@ -105,7 +107,7 @@ final class WireClient: @unchecked Sendable {
 
     /// The first message matching `predicate`, waiting up to `timeout` seconds.
     func first(timeout: Double = 10, _ predicate: @escaping (DaemonMessage) -> Bool) async -> Received? {
-        _ = await waitFor(timeout: timeout) { self.received.contains { predicate($0.message) } }
+        _ = await eventually(timeout: .seconds(timeout)) { self.received.contains { predicate($0.message) } }
         return received.first { predicate($0.message) }
     }
 
@@ -138,13 +140,12 @@ final class WireClient: @unchecked Sendable {
     func close() {
         guard !closed.withLock({ closed in defer { closed = true }; return closed }) else { return }
         shutdown(fd, Int32(SHUT_RDWR))
-        let deadline = Date().addingTimeInterval(5)
-        while !readerDone.withLock({ $0 }), Date() < deadline { usleep(1000) }
+        _ = readerRunning.wait(timeout: .now() + 5)
         Glibc.close(fd)
     }
 
     private func startReader() {
-        readerDone.withLock { $0 = false }
+        readerRunning.enter()
         let thread = Thread { [self] in
             var chunk = [UInt8](repeating: 0, count: 65_536)
             while true {
@@ -170,7 +171,7 @@ final class WireClient: @unchecked Sendable {
                 }
             }
             state.withLock { $0.endOfStream = true }
-            readerDone.withLock { $0 = true }
+            readerRunning.leave()
         }
         thread.start()
     }

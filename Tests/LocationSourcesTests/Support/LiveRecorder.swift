@@ -2,6 +2,7 @@ import Foundation
 import LocationCore
 @testable import LocationSources
 import LocationProtocol
+import TestSupport
 
 /// Records what a source emits on a real-time loop, with the wall-clock time of each event, and checks
 /// that every emission happens inside the loop.
@@ -34,14 +35,9 @@ final class LiveRecorder: Sendable {
     var count: Int { entries.withLock { $0.count } }
     var emissionsOutsideLoop: Int { outsideLoop.withLock { $0 } }
 
-    /// Polls until `condition` holds; false on timeout.
+    /// Waits until `condition` holds; false on timeout.
     @discardableResult
-    func wait(timeout: Double = 10, until condition: (LiveRecorder) -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition(self) { return true }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        return condition(self)
+    func wait(timeout: Double = 10, until condition: (LiveRecorder) -> Bool) async -> Bool {
+        await eventually(timeout: .seconds(timeout)) { condition(self) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A test's own reading of an NMEA log, independent of `LocationNMEA`: each GGA's time of day and,
 /// for fix qualities above 0, its position.
@@ -40,9 +41,9 @@ func nmeaEpoch(time: String, date: String? = "140625", lat: String = "4504.21872
         + nmeaSentence("GPGSA,A,3,03,06,09,12,17,19,22,25,28,,,,1.50,0.90,1.20")
 }
 
-/// A temporary file with `contents`, removed by the caller.
-func temporaryFile(_ contents: String, suffix: String = ".nmea") throws -> String {
-    let path = NSTemporaryDirectory() + "corelocation-test-\(UUID().uuidString)\(suffix)"
+/// A file with `contents` in `directory` (removed with it).
+func temporaryFile(_ contents: String, in directory: TemporaryDirectory, suffix: String = ".nmea") throws -> String {
+    let path = directory.url.appendingPathComponent("log-\(UUID().uuidString)\(suffix)").path
     try contents.write(toFile: path, atomically: true, encoding: .utf8)
     return path
 }

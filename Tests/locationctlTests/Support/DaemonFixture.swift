@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A real `locationd` on a temporary socket, and real app processes that talk to it.
@@ -7,15 +8,14 @@ import Testing
 /// beside it, exactly how the daemon finds an app's identity (it reads /proc/PID/exe, never the
 /// client's word).
 final class DaemonFixture: @unchecked Sendable {
-    let directory: URL
+    private let temporary: TemporaryDirectory
+    var directory: URL { temporary.url }
     var socket: String { directory.appendingPathComponent("d.sock").path }
     var state: URL { directory.appendingPathComponent("state") }
     private(set) var daemon: Child?
 
     init() throws {
-        // Short: a Unix socket path must fit in 107 bytes.
-        directory = URL(fileURLWithPath: "/tmp/cld-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        temporary = try TemporaryDirectory()
     }
 
     /// Starts the daemon and waits until it listens.
@@ -24,10 +24,8 @@ final class DaemonFixture: @unchecked Sendable {
         var arguments = ["--socket", socket, "--state-dir", state.path]
         for source in sources { arguments += ["--source", source] }
         let child = try Child(Executable.locationd, arguments, environment: environment)
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline, !(child.stdoutText + child.stderr).contains("listening on") {
-            if !child.process.isRunning { break }
-            Thread.sleep(forTimeInterval: 0.01)
+        _ = child.wait(timeout: 20) {
+            !child.process.isRunning || (child.stdoutText + child.stderr).contains("listening on")
         }
         try #require((child.stdoutText + child.stderr).contains("listening on"), "locationd did not start: \(child.stderr)")
         daemon = child
@@ -76,6 +74,6 @@ final class DaemonFixture: @unchecked Sendable {
     /// Stops the daemon and removes everything.
     func stop() {
         stopDaemon()
-        try? FileManager.default.removeItem(at: directory)
+        temporary.remove()
     }
 }

@@ -24,6 +24,8 @@ final class Child: @unchecked Sendable {
     let process = Process()
     private let out = Pipe(), err = Pipe()
     private let collected = Locked<(lines: [(Date, String)], partial: String, stderr: String)>(([], "", ""))
+    /// Broadcast whenever output arrives, a pipe ends or the process exits, so waiting is not polling.
+    private let changed = NSCondition()
 
     enum Input { case none, pipe }
     private let input = Pipe()
@@ -31,7 +33,9 @@ final class Child: @unchecked Sendable {
 
     /// Reads `handle` until end of file on a thread of its own; the returned flag is set at the end.
     /// The thread keeps the handle (and so its descriptor) alive until then.
-    private static func drain(_ handle: FileHandle, _ deliver: @escaping @Sendable (Data) -> Void) -> Flag {
+    private static func drain(
+        _ handle: FileHandle, _ changed: NSCondition, _ deliver: @escaping @Sendable (Data) -> Void
+    ) -> Flag {
         let done = Flag()
         let thread = Thread {
             let fd = handle.fileDescriptor
@@ -40,6 +44,7 @@ final class Child: @unchecked Sendable {
                 let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
                 if count > 0 {
                     deliver(Data(buffer[..<count]))
+                    changed.broadcastLocked()
                 } else if count < 0, errno == EINTR {
                     continue
                 } else {
@@ -47,6 +52,7 @@ final class Child: @unchecked Sendable {
                 }
             }
             withExtendedLifetime(handle) { done.set() }
+            changed.broadcastLocked()
         }
         thread.start()
         return done
@@ -65,12 +71,13 @@ final class Child: @unchecked Sendable {
         process.standardInput = standardInput == .pipe ? input : FileHandle.nullDevice
         process.standardOutput = out
         process.standardError = err
+        process.terminationHandler = { [changed] _ in changed.broadcastLocked() }
         try process.run()
         // Each pipe is drained by a thread of its own with plain read(2). (Foundation's
         // readabilityHandler is built on dispatch sources, and clearing it while the pipe closes
         // has crashed libdispatch's event loop here.)
         readers = [
-            Self.drain(out.fileHandleForReading) { [collected] data in
+            Self.drain(out.fileHandleForReading, changed) { [collected] data in
                 collected.withLock { state in
                     state.partial += String(decoding: data, as: UTF8.self)
                     // Split on the scalar: a terminal's "\r\n" is one Character in Swift.
@@ -81,7 +88,7 @@ final class Child: @unchecked Sendable {
                     }
                 }
             },
-            Self.drain(err.fileHandleForReading) { [collected] data in
+            Self.drain(err.fileHandleForReading, changed) { [collected] data in
                 collected.withLock { $0.stderr += String(decoding: data, as: UTF8.self) }
             },
         ]
@@ -94,54 +101,49 @@ final class Child: @unchecked Sendable {
     /// Types `text` on the child's standard input.
     func type(_ text: String) { input.fileHandleForWriting.write(Data(text.utf8)) }
 
-    func waitForOutput(timeout: TimeInterval, containing text: String) -> Bool {
+    /// Waits up to `timeout` seconds until `condition` holds, checking it whenever the child prints
+    /// something, a pipe ends or the child exits.
+    func wait(timeout: TimeInterval, until condition: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if stdoutText.contains(text) { return true }
-            Thread.sleep(forTimeInterval: 0.01)
+        changed.lock()
+        defer { changed.unlock() }
+        while !condition() {
+            if !changed.wait(until: deadline) { return condition() }
         }
-        return false
+        return true
+    }
+
+    func waitForOutput(timeout: TimeInterval, containing text: String) -> Bool {
+        wait(timeout: timeout) { stdoutText.contains(text) }
     }
     var stderr: String { collected.withLock { $0.stderr } }
 
     /// When the first line matching `predicate` arrived, waiting up to `timeout` seconds.
     func waitForLine(timeout: TimeInterval, _ predicate: (String) -> Bool) -> Date? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if let hit = collected.withLock({ $0.lines.first { predicate($0.1) } }) { return hit.0 }
-            Thread.sleep(forTimeInterval: 0.01)
+        var arrived: Date?
+        _ = wait(timeout: timeout) {
+            arrived = collected.withLock { $0.lines.first { predicate($0.1) } }?.0
+            return arrived != nil
         }
-        return nil
+        return arrived
     }
 
     /// Waits up to `timeout` seconds until `condition` holds for the lines so far.
     func waitForLines(timeout: TimeInterval, _ condition: ([String]) -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition(lines) { return true }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        return false
+        wait(timeout: timeout) { condition(lines) }
     }
 
     func waitForStderr(timeout: TimeInterval, containing text: String) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if stderr.contains(text) { return true }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        return false
+        wait(timeout: timeout) { stderr.contains(text) }
     }
 
     /// Waits for exit (killing the child after `timeout`), then returns everything it printed.
     func finish(timeout: TimeInterval) -> Finished {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        _ = wait(timeout: timeout) { !process.isRunning }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         // The pipes reach end of file once the child and anything it started have exited.
-        let drained = Date().addingTimeInterval(5)
-        while readers.contains(where: { !$0.isSet }), Date() < drained { Thread.sleep(forTimeInterval: 0.01) }
+        _ = wait(timeout: 5) { readers.allSatisfy(\.isSet) }
         let (stdout, stderr) = collected.withLock { state in
             (state.lines.map(\.1).joined(separator: "\n") + (state.lines.isEmpty ? "" : "\n") + state.partial, state.stderr)
         }
@@ -156,12 +158,6 @@ func run(_ executable: URL, _ arguments: [String], environment: [String: String]
     try Child(executable, arguments, environment: environment).finish(timeout: timeout)
 }
 
-/// A fresh directory for one test.
-func temporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("corelocation-test-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
 
 /// Writes an Info.plist with the given location keys.
 func writeInfoPlist(in directory: URL, bundleID: String, whenInUse: String?) throws -> URL {
@@ -171,6 +167,15 @@ func writeInfoPlist(in directory: URL, bundleID: String, whenInUse: String?) thr
     let url = directory.appendingPathComponent("Info.plist")
     try data.write(to: url)
     return url
+}
+
+extension NSCondition {
+    /// Wakes every waiter.
+    func broadcastLocked() {
+        lock()
+        broadcast()
+        unlock()
+    }
 }
 
 /// A one-way flag shared between threads.
