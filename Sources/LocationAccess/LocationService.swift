@@ -144,12 +144,12 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
         if storeError != nil {
             return Self.failClosed
         }
-        return database.effectiveAuthorization(for: appID) { $0 == process || self.isAlive($0) }
+        return database.effectiveAuthorization(for: appID, isAlive: { $0 == process || self.isAlive($0) }, now: loop.now)
     }
 
     public func currentAuthorization(app: AppIdentity, process: ProcessStamp) -> EffectiveAuthorization {
         do {
-            return try store.read().effectiveAuthorization(for: app.id) { $0 == process || self.isAlive($0) }
+            return try store.read().effectiveAuthorization(for: app.id, isAlive: { $0 == process || self.isAlive($0) }, now: loop.now)
         } catch {
             return Self.failClosed
         }
@@ -253,7 +253,7 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
                     return
                 }
                 db.apps[app.id] = AuthorizationRules.apply(
-                    answer, to: db.apps[app.id], request: prompt, process: process, now: Date())
+                    answer, to: db.apps[app.id], request: prompt, process: process, now: self.loop.now)
             }
             if settledElsewhere {
                 logger.info("ignoring a late answer: the app's authorization was set meanwhile", metadata: ["app": "\(app.id)"])

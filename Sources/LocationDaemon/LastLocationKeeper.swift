@@ -15,7 +15,8 @@ final class LastLocationKeeper: Sendable {
     private let queue = DispatchQueue(label: "corelocation.locationd.last-location")
 
     private struct State {
-        var timer: (any DispatchSourceTimer)?
+        /// The next save, on the engine's loop (its clock times the interval).
+        var next: ScheduledWork?
         /// The timestamp of the fix on disk, so an unchanged fix is not written again.
         var savedTimestamp: Date?
         var failing = false
@@ -36,26 +37,33 @@ final class LastLocationKeeper: Sendable {
             if let fix = try storage.load() {
                 state.withLock { $0.savedTimestamp = fix.timestamp }
                 engine.restoreLastFix(fix)
-                logger.debug("restored the last known location", metadata: ["age": "\(Int(-fix.timestamp.timeIntervalSinceNow)) s"])
+                let age = engine.loop.now.timeIntervalSince(fix.timestamp)
+                logger.debug("restored the last known location", metadata: ["age": "\(Int(age)) s"])
             }
         } catch {
             // A damaged or foreign file: start without a cached fix rather than trust it.
             logger.warning("could not restore the last known location; starting without one", metadata: ["error": "\(error)"])
         }
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(100))
-        timer.setEventHandler { [self] in saveIfNewer() }
-        state.withLock { $0.timer = timer }
-        timer.activate()
+        scheduleSave()
+    }
+
+    /// The interval is timed by the engine's loop; the saving itself runs on the keeper's queue.
+    private func scheduleSave() {
+        let next = engine.loop.schedule(after: interval) { [self] in
+            queue.async { self.saveIfNewer() }
+            guard state.withLock({ $0.next != nil }) else { return }
+            scheduleSave()
+        }
+        state.withLock { $0.next = next }
     }
 
     /// Stops the periodic saving and saves the newest fix now.
     func stop() {
-        let timer = state.withLock { state -> (any DispatchSourceTimer)? in
-            defer { state.timer = nil }
-            return state.timer
+        let next = state.withLock { state -> ScheduledWork? in
+            defer { state.next = nil }
+            return state.next
         }
-        timer?.cancel()
+        next?.cancel()
         queue.sync { saveIfNewer() }
     }
 

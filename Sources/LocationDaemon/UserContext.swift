@@ -72,7 +72,7 @@ final class UserContext: Sendable {
         let running = presenters.withLock { $0 }
         do {
             try store.update { database in
-                try change.apply(to: &database)
+                try change.apply(to: &database, now: service.engine.loop.now)
                 // Granted while the app runs: bind the record to it now, unless several executables
                 // present the identifier (then the first to connect later binds it).
                 if case let .grant(app, _, _) = change, let record = database.apps[app], record.executablePath.isEmpty,

@@ -102,7 +102,7 @@ extension AuthorizationDatabase {
     /// What `appID` may do now: the global switch, Allow Once expiry and an unexpired temporary full
     /// accuracy grant applied to its record.
     public func effectiveAuthorization(
-        for appID: String, isAlive: (ProcessStamp) -> Bool, now: Date = Date()
+        for appID: String, isAlive: (ProcessStamp) -> Bool, now: Date
     ) -> EffectiveAuthorization {
         guard var record = apps[appID] else {
             return EffectiveAuthorization(

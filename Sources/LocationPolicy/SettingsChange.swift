@@ -4,7 +4,7 @@ import LocationProtocol
 extension SettingsChange {
     /// Applies the change to one user's database.
     /// - Throws: ``SettingsChangeError`` when resetting an app the store does not know.
-    public func apply(to database: inout AuthorizationDatabase, now: Date = Date()) throws {
+    public func apply(to database: inout AuthorizationDatabase, now: Date) throws {
         switch self {
         case let .grant(app, always, approximate):
             var record = database.apps[app] ?? Self.newRecord(app, status: .notDetermined, now: now)

@@ -15,10 +15,12 @@ extension LocationCtl {
         func run() async throws {
             let database = try SettingsTarget(store: storeOptions, daemon: daemonOptions).read()
             let alive: (ProcessStamp) -> Bool = { ProcessStamp.isAlive($0) }
+            // The command's own moment: temporary grants that expired by now are shown as such.
+            let now = Date()
             if json {
                 let apps = database.apps.keys.sorted().map { id -> [String: Any] in
                     let record = database.apps[id]!
-                    let effective = database.effectiveAuthorization(for: id, isAlive: alive)
+                    let effective = database.effectiveAuthorization(for: id, isAlive: alive, now: now)
                     return [
                         "id": id, "name": record.displayName, "executable": record.executablePath,
                         "status": effective.status.name, "accuracy": effective.accuracy.name,
@@ -34,7 +36,7 @@ extension LocationCtl {
             if database.apps.isEmpty { print("No app has asked for location yet.") }
             for id in database.apps.keys.sorted() {
                 let record = database.apps[id]!
-                let effective = database.effectiveAuthorization(for: id, isAlive: alive)
+                let effective = database.effectiveAuthorization(for: id, isAlive: alive, now: now)
                 var flags: [String] = [effective.accuracy == .fullAccuracy ? "precise" : "approximate"]
                 if record.allowOnce != nil { flags.append("allow once") }
                 print("\(id)  \(effective.status.name)  (\(flags.joined(separator: ", ")))  \(record.displayName)")

@@ -31,7 +31,7 @@ struct StoreOptions: ParsableArguments {
 
     /// Makes a settings change in the store and prints what changed.
     func apply(_ change: SettingsChange) throws {
-        try update { try change.apply(to: &$0) }
+        try update { try change.apply(to: &$0, now: Date()) }
         print(change.summary)
     }
 

@@ -146,7 +146,7 @@ import Testing
         loop.run()
         let answer = try #require(prompter.completions.withLock { $0.first })
 
-        try store.update { try SettingsChange.grant(app: Self.app.id, always: false, approximate: true).apply(to: &$0) }
+        try store.update { try SettingsChange.grant(app: Self.app.id, always: false, approximate: true).apply(to: &$0, now: Date()) }
         service.refreshAuthorization()
         loop.run()
         answer(.dontAllow)

@@ -119,7 +119,7 @@ struct DaemonIdentityTests {
         let first = try makeApp(in: directory, name: "first", infoPlist: appPlist("com.example.weather"))
         let second = try makeApp(in: directory, name: "second", infoPlist: appPlist("com.example.weather"))
         let store = MemoryAuthorizationStore()
-        try store.update { try SettingsChange.grant(app: "com.example.weather", always: false, approximate: false).apply(to: &$0) }
+        try store.update { try SettingsChange.grant(app: "com.example.weather", always: false, approximate: false).apply(to: &$0, now: Date()) }
         #expect(try store.read().apps["com.example.weather"]?.executablePath == "")
         let info = try AppInfo.load(contentsOf: first.deletingLastPathComponent().appendingPathComponent("Info.plist"))
 

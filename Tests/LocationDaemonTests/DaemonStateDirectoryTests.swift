@@ -80,7 +80,7 @@ struct DaemonStateDirectoryTests {
         #expect(try outside.read().apps[identity.id]?.status == .authorizedAlways)
 
         // `locationctl revoke` without the daemon writes the file itself: the daemon's watch picks it up.
-        try outside.update { try SettingsChange.revoke(app: identity.id).apply(to: &$0) }
+        try outside.update { try SettingsChange.revoke(app: identity.id).apply(to: &$0, now: Date()) }
         let denied = EffectiveAuthorization(status: .denied, accuracy: .fullAccuracy, servicesEnabled: true)
         #expect(await client.first(timeout: 5) { $0 == .event(.authorizationChanged(denied)) } != nil)
     }

@@ -95,8 +95,8 @@ import Testing
 
     @Test func allowOnceEndsWithItsProcess() {
         var database = AuthorizationDatabase(apps: [app.id: record(.authorizedWhenInUse, once: me)])
-        #expect(database.effectiveAuthorization(for: app.id) { $0 == me }.status == .authorizedWhenInUse)
-        #expect(database.effectiveAuthorization(for: app.id) { _ in false }.status == .notDetermined)
+        #expect(database.effectiveAuthorization(for: app.id, isAlive: { $0 == me }, now: now).status == .authorizedWhenInUse)
+        #expect(database.effectiveAuthorization(for: app.id, isAlive: { _ in false }, now: now).status == .notDetermined)
         database.removeExpiredAllowOnce { _ in false }
         #expect(database.apps[app.id] == nil)
     }
@@ -104,12 +104,12 @@ import Testing
     @Test func globalSwitchDeniesAndRestores() {
         var database = AuthorizationDatabase(apps: [app.id: record(.authorizedAlways)])
         database.servicesEnabled = false
-        let off = database.effectiveAuthorization(for: app.id) { _ in true }
+        let off = database.effectiveAuthorization(for: app.id, isAlive: { _ in true }, now: now)
         #expect(off.status == .denied && !off.servicesEnabled)
-        #expect(database.effectiveAuthorization(for: "unknown.app") { _ in true }.status == .denied)
+        #expect(database.effectiveAuthorization(for: "unknown.app", isAlive: { _ in true }, now: now).status == .denied)
         database.servicesEnabled = true
-        #expect(database.effectiveAuthorization(for: app.id) { _ in true }.status == .authorizedAlways)
-        #expect(database.effectiveAuthorization(for: "unknown.app") { _ in true }.status == .notDetermined)
+        #expect(database.effectiveAuthorization(for: app.id, isAlive: { _ in true }, now: now).status == .authorizedAlways)
+        #expect(database.effectiveAuthorization(for: "unknown.app", isAlive: { _ in true }, now: now).status == .notDetermined)
     }
 
     @Test func temporaryFullAccuracyLastsUntilItExpires() {
@@ -123,11 +123,6 @@ import Testing
         #expect(accuracy(now.addingTimeInterval(599)) == .fullAccuracy)
         #expect(accuracy(now.addingTimeInterval(600)) == .reducedAccuracy, "expired at its expiry date")
         #expect(accuracy(now.addingTimeInterval(3600)) == .reducedAccuracy)
-        // The default `now` is the clock: a grant that expired long ago grants nothing.
-        var expired = approximate
-        expired.temporaryFullAccuracy?.expires = Date().addingTimeInterval(-1)
-        let old = AuthorizationDatabase(apps: [app.id: expired])
-        #expect(old.effectiveAuthorization(for: app.id) { _ in true }.accuracy == .reducedAccuracy)
     }
 
     @Test func temporaryFullAccuracyGrantsNothingWithoutAuthorization() {
