@@ -1,6 +1,7 @@
 import Foundation
 import LocationCore
 import LocationEngine
+import LocationSources
 import LocationWire
 import Logging
 import NIOCore
