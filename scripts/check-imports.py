@@ -5,7 +5,8 @@ SwiftPM builds such a target only by luck (the module happens to be built first,
 and a user's package that depends on ours could fail to build. The declared graph is read from
 `swift package dump-package`; the imports from the target's Swift files.
 
-Also fails when a module that must stay small (LocationProtocol, LocationWire) depends, directly or
+Also fails when a library product's public declarations name a type of a module that is not a
+product (an app could not import that module to use it), and when a module that must stay small (LocationProtocol, LocationWire) depends, directly or
 through other targets, on a product or target it must not (GRDB, swift-crypto, the policy or service
 modules).
 
@@ -37,6 +38,46 @@ def dependency_names(target):
             if kind in dependency:
                 names.append(dependency[kind][0])
     return names
+
+
+PUBLIC_TYPE = re.compile(r"^public\s+(?:final\s+)?(?:class|struct|enum|protocol|typealias|actor)\s+([A-Za-z_]\w*)", re.M)
+PUBLIC_LINE = re.compile(r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:public|open)\b")
+
+
+def swift_files(root, target):
+    default = "Tests" if target["type"] == "test" else "Sources"
+    path = os.path.join(root, target.get("path") or os.path.join(default, target["name"]))
+    for directory, _, files in os.walk(path):
+        for file in files:
+            if file.endswith(".swift"):
+                yield os.path.join(directory, file)
+
+
+def exposed_non_product_types(root, package, targets):
+    """Public lines of library products' modules that name a public type of a non-product module."""
+    product_targets = {name for product in package["products"]
+                       if "library" in product["type"] for name in product["targets"]}
+    foreign = {}
+    for name, target in targets.items():
+        if name in product_targets or target["type"] != "regular":
+            continue
+        for file in swift_files(root, target):
+            for symbol in PUBLIC_TYPE.findall(open(file, encoding="utf-8").read()):
+                foreign.setdefault(symbol, name)
+    if not foreign:
+        return []
+    word = re.compile(r"\b(" + "|".join(map(re.escape, foreign)) + r")\b")
+    problems = []
+    for name in sorted(product_targets):
+        for file in swift_files(root, targets[name]):
+            for number, line in enumerate(open(file, encoding="utf-8"), 1):
+                code = line.split("//")[0]
+                if PUBLIC_LINE.match(code):
+                    for symbol in word.findall(code):
+                        relative = os.path.relpath(file, root)
+                        problems.append(f"{relative}:{number}: public API of product module {name} names "
+                                        f"{symbol} from {foreign[symbol]}, which is not a product")
+    return problems
 
 
 def main():
@@ -78,6 +119,8 @@ def main():
                 pending.extend(dependency_names(targets[dependency]))
         for extra in sorted(reached - allowed):
             problems.append(f"{name} depends on {extra} (allowed: {', '.join(sorted(allowed)) or 'nothing'})")
+
+    problems += exposed_non_product_types(root, package, targets)
 
     for problem in problems:
         print(problem)

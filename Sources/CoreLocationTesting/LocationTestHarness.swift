@@ -24,28 +24,52 @@ import LocationSources
 ///     world.advance(by: 3600)   // an hour of driving, in milliseconds
 /// }
 /// ```
+///
+/// Its public face uses only Core Location's types and its own; the engine, store and service
+/// behind it are the package's (`package` access), for this package's own tests.
 public final class LocationTestHarness: @unchecked Sendable {
-    public let loop: VirtualLoop
-    public let engine: LocationEngine
-    public let service: LocationService
-    public let store: MemoryAuthorizationStore
-    public let prompter: ScriptedPrompter
-    public let app: AppIdentity
-    public let info: AppInfo
-    public let process: ProcessStamp
+    /// How the scripted user answers an authorization prompt.
+    public enum Answer: Sendable, Equatable {
+        // Answers to the first question.
+        case allowOnce(precise: Bool)
+        case allowWhileUsing(precise: Bool)
+        case dontAllow
+        // Answers to the question after When In Use.
+        case changeToAlways
+        case keepWhileUsing
+
+        var promptAnswer: PromptAnswer {
+            switch self {
+            case .allowOnce(let precise): .allowOnce(precise: precise)
+            case .allowWhileUsing(let precise): .allowWhileUsing(precise: precise)
+            case .dontAllow: .dontAllow
+            case .changeToAlways: .changeToAlways
+            case .keepWhileUsing: .keepWhileUsing
+            }
+        }
+    }
+
+    package let loop: VirtualLoop
+    package let engine: LocationEngine
+    package let service: LocationService
+    package let store: MemoryAuthorizationStore
+    package let prompter: ScriptedPrompter
+    package let app: AppIdentity
+    package let info: AppInfo
+    package let process: ProcessStamp
 
     /// - Parameters:
     ///   - sources: what the engine may run.
     ///   - answer: how the scripted user answers prompts (nil: nobody answers).
-    public init(
+    package init(
         sources: [any LocationSource], app: AppIdentity = LocationTestHarness.defaultApp,
-        info: AppInfo = LocationTestHarness.defaultInfo, answer: PromptAnswer? = .allowWhileUsing(precise: true),
+        info: AppInfo = LocationTestHarness.defaultInfo, answer: Answer? = .allowWhileUsing(precise: true),
         tuning: EngineTuning = EngineTuning(), process: ProcessStamp = ProcessStamp(pid: 4242, startTime: 1)
     ) {
         loop = VirtualLoop()
         engine = LocationEngine(loop: loop, sources: sources, tuning: tuning)
         store = MemoryAuthorizationStore()
-        prompter = ScriptedPrompter(answer: answer)
+        prompter = ScriptedPrompter(answer: answer?.promptAnswer)
         self.app = app
         self.info = info
         self.process = process
@@ -54,18 +78,26 @@ public final class LocationTestHarness: @unchecked Sendable {
         loop.run()
     }
 
-    /// A world with one source made from a spec such as `sim:walk` or `fixed:52.52,13.40`.
+    /// A world with one source made from a spec such as `sim:walk` or `fixed:52.52,13.40`, for an
+    /// app whose Info.plist has both usage descriptions.
+    /// - Throws: when the spec names no source (the error says which specs exist).
     public convenience init(
-        source spec: String, speed: Double = 1, app: AppIdentity = LocationTestHarness.defaultApp,
-        info: AppInfo = LocationTestHarness.defaultInfo, answer: PromptAnswer? = .allowWhileUsing(precise: true)
+        source spec: String, speed: Double = 1, answer: Answer? = .allowWhileUsing(precise: true)
+    ) throws {
+        try self.init(source: spec, speed: speed, app: Self.defaultApp, info: Self.defaultInfo, answer: answer)
+    }
+
+    package convenience init(
+        source spec: String, speed: Double = 1, app: AppIdentity,
+        info: AppInfo = LocationTestHarness.defaultInfo, answer: Answer? = .allowWhileUsing(precise: true)
     ) throws {
         let source = try SourceSpec(spec).makeSource(speed: speed)
         self.init(sources: [source], app: app, info: info, answer: answer)
     }
 
-    public static let defaultApp = AppIdentity(
+    package static let defaultApp = AppIdentity(
         id: "com.example.TestApp", displayName: "TestApp", executablePath: "/usr/local/bin/testapp")
-    public static let defaultInfo = AppInfo(
+    package static let defaultInfo = AppInfo(
         bundleIdentifier: "com.example.TestApp", displayName: "TestApp",
         whenInUseUsageDescription: "Shows where you are.",
         alwaysAndWhenInUseUsageDescription: "Tracks your trips in the background.")
@@ -118,11 +150,26 @@ public final class LocationTestHarness: @unchecked Sendable {
     /// Changes what the store says, as `locationctl` would, and tells the running apps.
     /// - Throws: the store's error when it cannot be written (after `store.simulateFailure(_:)`, say):
     ///   the test then knows the change did not happen, instead of going on in a world it did not make.
-    public func updateStore(_ body: (inout AuthorizationDatabase) -> Void) throws {
+    package func updateStore(_ body: (inout AuthorizationDatabase) -> Void) throws {
         try store.update { body(&$0) }
         service.refreshAuthorization()
         settle()
     }
+
+    /// Turns the device-wide Location Services switch on or off, as `locationctl services` would.
+    /// - Throws: the store's error when it cannot be written.
+    public func setLocationServicesEnabled(_ enabled: Bool) throws {
+        try updateStore { $0.servicesEnabled = enabled }
+    }
+
+    /// How the scripted user answers prompts from now on (nil: nobody answers).
+    public var answer: Answer? {
+        get { prompter.answer.map(Answer.init) }
+        set { prompter.answer = newValue?.promptAnswer }
+    }
+
+    /// How many authorization prompts the app has caused so far.
+    public var promptCount: Int { prompter.requests.count }
 
     private func pumpRunLoop() {
         guard !Thread.isMainThread else { return }
@@ -133,25 +180,37 @@ public final class LocationTestHarness: @unchecked Sendable {
 }
 
 /// Stands in for the user: answers every prompt the same way and remembers what was asked.
-public final class ScriptedPrompter: AuthorizationPrompter, @unchecked Sendable {
+package final class ScriptedPrompter: AuthorizationPrompter, @unchecked Sendable {
     private let state: Locked<(answer: PromptAnswer?, requests: [PromptRequest])>
 
-    public init(answer: PromptAnswer?) { state = Locked((answer, [])) }
+    package init(answer: PromptAnswer?) { state = Locked((answer, [])) }
 
     /// The answer to give from now on (nil: nobody answers).
-    public var answer: PromptAnswer? {
+    package var answer: PromptAnswer? {
         get { state.withLock { $0.answer } }
         set { state.withLock { $0.answer = newValue } }
     }
 
     /// Every prompt shown so far.
-    public var requests: [PromptRequest] { state.withLock { $0.requests } }
+    package var requests: [PromptRequest] { state.withLock { $0.requests } }
 
-    public func prompt(_ request: PromptRequest, completion: @escaping @Sendable (PromptAnswer?) -> Void) {
+    package func prompt(_ request: PromptRequest, completion: @escaping @Sendable (PromptAnswer?) -> Void) {
         let answer = state.withLock { state -> PromptAnswer? in
             state.requests.append(request)
             return state.answer
         }
         completion(answer)
+    }
+}
+
+extension LocationTestHarness.Answer {
+    init(_ answer: PromptAnswer) {
+        switch answer {
+        case .allowOnce(let precise): self = .allowOnce(precise: precise)
+        case .allowWhileUsing(let precise): self = .allowWhileUsing(precise: precise)
+        case .dontAllow: self = .dontAllow
+        case .changeToAlways: self = .changeToAlways
+        case .keepWhileUsing: self = .keepWhileUsing
+        }
     }
 }

@@ -64,7 +64,7 @@ import Testing
     @Test func missingUsageDescriptionFailsAtOnceWithoutAPrompt() throws {
         var info = LocationTestHarness.defaultInfo
         info.whenInUseUsageDescription = nil
-        let world = try LocationTestHarness(source: "fixed:52.52,13.405", info: info)
+        let world = try LocationTestHarness(source: "fixed:52.52,13.405", app: LocationTestHarness.defaultApp, info: info)
         world.run {
             let delegate = RecordingDelegate()
             let manager = CLLocationManager()
@@ -83,7 +83,7 @@ import Testing
     @Test func alwaysNeedsItsOwnUsageDescription() throws {
         var info = LocationTestHarness.defaultInfo
         info.alwaysAndWhenInUseUsageDescription = nil
-        let world = try LocationTestHarness(source: "fixed:52.52,13.405", info: info)
+        let world = try LocationTestHarness(source: "fixed:52.52,13.405", app: LocationTestHarness.defaultApp, info: info)
         world.run {
             let manager = CLLocationManager()
             manager.requestAlwaysAuthorization()
@@ -170,7 +170,7 @@ import Testing
     @Test func defaultAccuracyReducedKeyMakesPreciseOffTheDefault() throws {
         var info = LocationTestHarness.defaultInfo
         info.defaultAccuracyReduced = true
-        let world = try LocationTestHarness(source: "fixed:52.52,13.405", info: info)
+        let world = try LocationTestHarness(source: "fixed:52.52,13.405", app: LocationTestHarness.defaultApp, info: info)
         world.run {
             CLLocationManager().requestWhenInUseAuthorization()
             world.settle()

@@ -103,7 +103,7 @@ import Testing
     @Test func explicitServiceSessionRequirementIsReported() async throws {
         var info = LocationTestHarness.defaultInfo
         info.requiresExplicitServiceSession = true
-        let world = try LocationTestHarness(source: "sim:walk", info: info)
+        let world = try LocationTestHarness(source: "sim:walk", app: LocationTestHarness.defaultApp, info: info)
         let updates = await collect(world) { $0.contains { $0.serviceSessionRequired } }
         #expect(updates.last?.serviceSessionRequired == true)
         #expect(world.prompter.requests.isEmpty)
