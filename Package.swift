@@ -159,7 +159,7 @@ let package = Package(
             "LocationWire", "LocationProtocol",
             .product(name: "NIOCore", package: "swift-nio"),
         ]),
-        .testTarget(name: "LocationDaemonTests", dependencies: ["TestSupport", 
+        .testTarget(name: "LocationDaemonTests", dependencies: ["LocationDaemonClient", "TestSupport", 
             "LocationDaemon", "LocationWire", "LocationProtocol", "LocationCore", "LocationEngine",
             "LocationPolicy", "LocationPolicyAdapters", "LocationAccess", "LocationSources", "LocationPersistence",
             .product(name: "NIOCore", package: "swift-nio"),
