@@ -148,12 +148,27 @@ public enum WireCodec {
         var hello: Body
     }
 
+    /// The refusal of protocol version 1, which coded the message enum by Swift's synthesis.
+    private struct LegacyRefusal: Decodable {
+        struct Body: Decodable {
+            var reason: String
+            enum CodingKeys: String, CodingKey { case reason = "_0" }
+        }
+        var refused: Body
+    }
+
     public static func decodeDaemonMessage(_ frame: WireFrame) throws -> DaemonMessage {
         switch Kind(rawValue: frame.kind) {
         case .json:
+            let data = Data(frame.payload.readableBytesView)
             do {
-                return try JSONDecoder().decode(WireJSON.DaemonEnvelope.self, from: Data(frame.payload.readableBytesView)).message()
+                return try JSONDecoder().decode(WireJSON.DaemonEnvelope.self, from: data).message()
             } catch {
+                // A version-1 daemon refuses this client's hello in its own shape
+                // (`{"refused":{"_0":"…"}}`): shown as a refusal, so the app's log says why.
+                if let legacy = try? JSONDecoder().decode(LegacyRefusal.self, from: data) {
+                    return .refused("\(legacy.refused.reason) (locationd speaks wire protocol 1)")
+                }
                 throw WireError.malformed("daemon message: \(error)")
             }
         case .locations:

@@ -170,6 +170,12 @@ import Testing
         #expect(try WireCodec.decodeClientMessage(Self.clientFrame(#"{"type":"hello","version":3}"#)) == .hello(version: 3))
     }
 
+    /// A version-1 daemon's refusal of this client reads as a refusal that says so.
+    @Test func aVersionOneRefusalIsShownAsARefusal() throws {
+        let message = try WireCodec.decodeDaemonMessage(Self.clientFrame(#"{"refused":{"_0":"unsupported protocol version 2 (this daemon speaks 1)"}}"#))
+        #expect(message == .refused("unsupported protocol version 2 (this daemon speaks 1) (locationd speaks wire protocol 1)"))
+    }
+
     @Test(arguments: [
         #"{"type":"teleport"}"#,
         #"{"type":"startUpdates","stream":1}"#,
