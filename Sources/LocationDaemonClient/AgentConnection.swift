@@ -50,7 +50,7 @@ public final class AgentConnection: Sendable {
         socketPath: String, logger: Logger = Logger(label: "corelocation.agent"),
         events: @escaping @Sendable (AgentEvent) -> Void
     ) {
-        state = AgentConnectionState(socketPath: socketPath, backoff: ReconnectBackoff(), logger: logger, events: events)
+        state = AgentConnectionState(socketPath: socketPath, backoff: Backoff.daemonReconnection, logger: logger, events: events)
     }
 
     /// Connects (and keeps reconnecting until closed).
@@ -77,7 +77,7 @@ private final class AgentConnectionState: @unchecked Sendable {
     private var connection: UInt64 = 0
     private var outstanding: [UInt64: AgentPrompt] = [:]
 
-    init(socketPath: String, backoff: ReconnectBackoff, logger: Logger, events: @escaping @Sendable (AgentEvent) -> Void) {
+    init(socketPath: String, backoff: Backoff, logger: Logger, events: @escaping @Sendable (AgentEvent) -> Void) {
         gate = DeliveryGate(events)
         self.logger = logger
         channel = ReconnectingChannel(

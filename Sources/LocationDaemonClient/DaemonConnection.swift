@@ -56,7 +56,7 @@ final class DaemonLink: @unchecked Sendable {
 
     let socketPath: String
     private let loop: any EngineLoop
-    private let backoff: ReconnectBackoff
+    private let backoff: Backoff
     private let handshakeTimeout: TimeInterval
     private let logger: Logger
     /// What the link has settled about the app's authorization, readable from any thread.
@@ -75,7 +75,7 @@ final class DaemonLink: @unchecked Sendable {
 
     /// - Parameter handshakeTimeout: how long members wait for the daemon's first answer before
     ///   they start as not determined (the link keeps trying).
-    init(socketPath: String, loop: any EngineLoop, backoff: ReconnectBackoff, handshakeTimeout: TimeInterval, logger: Logger) {
+    init(socketPath: String, loop: any EngineLoop, backoff: Backoff, handshakeTimeout: TimeInterval, logger: Logger) {
         self.socketPath = socketPath
         self.loop = loop
         self.backoff = backoff

@@ -27,10 +27,10 @@ public final class DaemonServiceProvider: LocationServiceProvider {
         loop: any EngineLoop = RealtimeLoop(label: "corelocation.daemon-client"),
         logger: Logger = Logger(label: "corelocation.daemon-client")
     ) {
-        self.init(socketPath: socketPath, handshakeTimeout: handshakeTimeout, loop: loop, backoff: ReconnectBackoff(), logger: logger)
+        self.init(socketPath: socketPath, handshakeTimeout: handshakeTimeout, loop: loop, backoff: Backoff.daemonReconnection, logger: logger)
     }
 
-    init(socketPath: String, handshakeTimeout: TimeInterval, loop: any EngineLoop, backoff: ReconnectBackoff, logger: Logger) {
+    init(socketPath: String, handshakeTimeout: TimeInterval, loop: any EngineLoop, backoff: Backoff, logger: Logger) {
         self.socketPath = socketPath
         self.handshakeTimeout = handshakeTimeout
         self.logger = logger

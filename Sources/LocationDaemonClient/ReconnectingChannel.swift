@@ -6,7 +6,7 @@ import Logging
 import NIOCore
 
 /// A connection to `locationd` that comes back on its own: when the daemon cannot be reached or goes
-/// away (even `kill -9`), it tries again after a ``ReconnectBackoff`` delay, for as long as it is open.
+/// away (even `kill -9`), it tries again after a ``Backoff`` delay, for as long as it is open.
 ///
 /// Confined to `loop`: every method must be called there, and every handler runs there. The owner
 /// keeps what must survive a reconnection (streams, prompts) and re-sends it from `welcomed`.
@@ -29,7 +29,7 @@ final class ReconnectingChannel: @unchecked Sendable {
     private let connectTimeout: TimeAmount
 
     // Confined to `loop`.
-    private var backoff: ReconnectBackoff
+    private var backoff: Backoff
     /// Identifies the current attempt; callbacks of earlier attempts are ignored.
     private var attempt: UInt64 = 0
     private var channel: WireChannel?
@@ -39,7 +39,7 @@ final class ReconnectingChannel: @unchecked Sendable {
     private var failingSince: Date?
 
     init(
-        socketPath: String, loop: any EngineLoop, backoff: ReconnectBackoff = ReconnectBackoff(),
+        socketPath: String, loop: any EngineLoop, backoff: Backoff = Backoff.daemonReconnection,
         connectTimeout: TimeAmount = .seconds(1), logger: Logger, handlers: Handlers
     ) {
         self.socketPath = socketPath
@@ -178,7 +178,7 @@ final class ReconnectingChannel: @unchecked Sendable {
         isWelcomed = false
         attempt += 1
         let id = attempt
-        let delay = backoff.next()
+        let delay = backoff.nextDelay()
         handlers.down(wasWelcomed)
         loop.schedule(after: delay) { [self] in
             guard id == attempt, !isClosed else { return }
