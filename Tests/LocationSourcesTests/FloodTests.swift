@@ -11,7 +11,7 @@ import Glibc
 /// process holds at most one chunk for the loop whatever the peer sends (the rest waits in the
 /// kernel), valid reports are paced rather than dropped, and an endless line is discarded and counted.
 ///
-/// The loop is a `VirtualLoop` the test runs every 2 ms, with a consumer that takes 100 µs per fix:
+/// The loop is a `SteppedLoop` the test runs every 2 ms, with a consumer that takes 100 µs per fix:
 /// every chunk read is one job on that loop, so the loop's queue is what reading ahead would fill.
 @Suite(.serialized, .timeLimit(.minutes(1)))
 struct FloodTests {
@@ -37,7 +37,7 @@ struct FloodTests {
     @Test(arguments: Receiver.allCases, Flood.allCases)
     func aFloodingPeerIsReadOnlyAsFastAsTheLoopConsumes(receiver: Receiver, flood: Flood) throws {
         let server = try LoopbackServer()
-        let loop = VirtualLoop()
+        let loop = SteppedLoop()
         let fixes = Locked(0)
         let emit: @Sendable (SourceEvent) -> Void = { event in
             guard case .fix = event else { return }
@@ -63,11 +63,11 @@ struct FloodTests {
         let deadline = Date().addingTimeInterval(Self.floodSeconds)
         while Date() < deadline {
             mostPending = max(mostPending, loop.pendingCount)
-            loop.run()
+            loop.step()
             usleep(2000)
         }
         loop.execute { source.stop() }
-        loop.run()
+        loop.step()
         stopped.withLock { $0 = true }
         let until = Date().addingTimeInterval(5)
         while sent.withLock({ $0 }) == nil && Date() < until { usleep(1000) }
@@ -89,19 +89,19 @@ struct FloodTests {
         }
     }
 
-    static func start(_ receiver: Receiver, port: Int, on loop: VirtualLoop,
+    static func start(_ receiver: Receiver, port: Int, on loop: SteppedLoop,
                       emit: @escaping @Sendable (SourceEvent) -> Void) -> Started {
         switch receiver {
         case .nmeaTCP:
             let reader = NMEAStreamReader(opener: TCPOpener(host: "127.0.0.1", port: port), name: "flood",
                                           decoderOptions: NMEADecoder.Options(), backoff: Backoff(), silenceTimeout: 5)
             loop.execute { reader.start(on: loop, emit: emit) }
-            loop.run()
+            loop.step()
             return Started(stop: { reader.stop() }, discards: { reader.discards })
         case .gpsd:
             let source = GPSDSource(host: "127.0.0.1", port: port)
             loop.execute { source.start(on: loop, emit: emit) }
-            loop.run()
+            loop.step()
             return Started(stop: { source.stop() }, discards: { source.discards })
         }
     }

@@ -243,6 +243,7 @@ final class ScriptedOpener: StreamOpener, @unchecked Sendable {
         /// Chunks handed on and not yet consumed, and the most there ever were.
         let outstanding = Locked((now: 0, most: 0))
         let mostBytesInFlight = Locked(0)
+        let delivered = Locked(0)
         let ended = Locked(false)
         let consumer = DispatchQueue(label: "test.consumer")
         let streamBox = Locked<ByteStream?>(nil)
@@ -251,9 +252,14 @@ final class ScriptedOpener: StreamOpener, @unchecked Sendable {
             switch event {
             case .bytes(let chunk):
                 outstanding.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+                let first = delivered.withLock { delivered in
+                    delivered += 1
+                    return delivered == 1
+                }
                 consumer.async {
-                    // A slow consumer, reading the chunk where the stream left it.
-                    usleep(200)
+                    // A slow consumer, reading the chunk where the stream left it, and stuck for a
+                    // while on the first one: time enough for the producer to fill the socket.
+                    usleep(first ? 100_000 : 200)
                     received.withLock { received in chunk.withUnsafeBytes { received += $0 } }
                     guard let stream = streamBox.withLock({ $0 }) else { return }
                     mostBytesInFlight.withLock { $0 = max($0, stream.bytesInFlight) }
