@@ -6,8 +6,7 @@ peer exits):
   --flood endless  one line that never ends: a start (`$GPGGA,` or `{"class":"TPV",`) followed by
                    printable bytes and never a newline.
   --flood valid    well-formed reports with a time that advances 0.1 s per epoch: NMEA (GGA + RMC
-                   with date, valid checksums) or gpsd JSON (TPV lines), so every epoch is a new fix;
-                   after an hour of reports the times start over.
+                   with date, valid checksums) or gpsd JSON (TPV lines), so every epoch is a new fix.
 --protocol nmea|gpsd picks the start and the reports. Whatever the client sends (gpsd's ?WATCH) is
 read and ignored. Listens on 127.0.0.1 only; the chosen port is written to --port-file.
 
@@ -25,44 +24,53 @@ import time
 START = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
 
 
-def checksum(body: str) -> str:
+def checksum(body: bytes) -> int:
     value = 0
-    for byte in body.encode("ascii"):
+    for byte in body:
         value ^= byte
-    return f"{value:02X}"
+    return value
+
+
+def sentence(body: str) -> str:
+    return f"${body}*{checksum(body.encode('ascii')):02X}\r\n"
+
+
+_dates: dict = {}
+
+
+def day(n: int) -> datetime.datetime:
+    """The date of epoch n (10 epochs a second from START), computed once per day."""
+    index = n // 864000
+    if index not in _dates:
+        _dates[index] = START + datetime.timedelta(days=index)
+    return _dates[index]
+
+
+def time_of_day(n: int) -> tuple[int, int, int]:
+    tenths = n % 864000
+    return tenths // 36000, tenths // 600 % 60, tenths % 600
 
 
 def nmea_epoch(n: int) -> str:
-    t = START + datetime.timedelta(seconds=n / 10)
-    hms = t.strftime("%H%M%S") + f".{t.microsecond // 10000:02d}"
-    date = t.strftime("%d%m%y")
+    h, m, tenths = time_of_day(n)
+    hms = f"{h:02d}{m:02d}{tenths // 10:02d}.{tenths % 10}0"
+    date = day(n).strftime("%d%m%y")
     # A slow walk north so that consecutive fixes differ.
-    minutes = 30.0 + (n % 600000) * 1e-5
-    lat = f"48{minutes:08.5f}"
-    gga = f"GPGGA,{hms},{lat},N,00221.1320,E,1,10,0.9,35.0,M,47.0,M,,"
-    rmc = f"GPRMC,{hms},A,{lat},N,00221.1320,E,1.0,45.0,{date},,,A"
-    return "".join(f"${body}*{checksum(body)}\r\n" for body in (gga, rmc))
+    lat = f"48{30.0 + (n % 600000) * 1e-5:08.5f}"
+    return (sentence(f"GPGGA,{hms},{lat},N,00221.1320,E,1,10,0.9,35.0,M,47.0,M,,")
+            + sentence(f"GPRMC,{hms},A,{lat},N,00221.1320,E,1.0,45.0,{date},,,A"))
 
 
 def gpsd_epoch(n: int) -> str:
-    t = START + datetime.timedelta(seconds=n / 10)
-    stamp = t.strftime("%Y-%m-%dT%H:%M:%S") + f".{t.microsecond // 1000:03d}Z"
+    h, m, tenths = time_of_day(n)
+    stamp = day(n).strftime("%Y-%m-%d") + f"T{h:02d}:{m:02d}:{tenths // 10:02d}.{tenths % 10}00Z"
     lat = 48.5 + (n % 600000) * 1e-7
     return ('{"class":"TPV","device":"/dev/ttyUSB0","mode":3,"time":"%s","lat":%.7f,"lon":2.352,'
             '"alt":35.0,"epx":3.0,"epy":3.0,"epv":5.0,"speed":1.0,"track":45.0,"eps":0.5}\n' % (stamp, lat))
 
 
 ENDLESS = b"A" * 65536
-VALID_EPOCHS = 36000  # one hour at 10 Hz, then the times start over (a new timeline for the client)
-_valid_blocks: dict = {}
-
-
-def valid_block(protocol: str) -> bytes:
-    """The valid reports, made once: Python formats far slower than a client reads."""
-    if protocol not in _valid_blocks:
-        make = nmea_epoch if protocol == "nmea" else gpsd_epoch
-        _valid_blocks[protocol] = "".join(make(n) for n in range(VALID_EPOCHS)).encode("ascii")
-    return _valid_blocks[protocol]
+BATCH = 2000  # epochs made per refill
 
 
 class Connection:
@@ -72,13 +80,20 @@ class Connection:
         self.sock = sock
         self.protocol = protocol
         self.flood = flood
+        self.epoch = 0
         self.pending = memoryview(b"")
         if flood == "endless":
             self.pending = memoryview(b"$GPGGA," if protocol == "nmea" else b'{"class":"TPV","device":"')
         self.sent = 0
 
     def refill(self) -> None:
-        self.pending = memoryview(ENDLESS if self.flood == "endless" else valid_block(self.protocol))
+        if self.flood == "endless":
+            self.pending = memoryview(ENDLESS)
+            return
+        make = nmea_epoch if self.protocol == "nmea" else gpsd_epoch
+        batch = "".join(make(n) for n in range(self.epoch, self.epoch + BATCH))
+        self.epoch += BATCH
+        self.pending = memoryview(batch.encode("ascii"))
 
     def send_some(self) -> bool:
         """False when the client went away."""
@@ -105,8 +120,6 @@ def main() -> int:
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
 
-    if args.flood == "valid":
-        valid_block(args.protocol)  # before the port is announced: the flood starts at full speed
     server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     server.bind(("127.0.0.1", args.port))

@@ -7,7 +7,8 @@
 # printed in MB with PASS or FAIL against the limit. Exit status 1 when a case fails.
 #
 # Usage: scripts/flood-sources.sh [SECONDS] [LIMIT_MB]     (default 60 s per case, 64 MB)
-# Builds release locationctl, locationd and corelocation-bench (the app) unless BUILD=0. Needs python3.
+# Builds release locationctl, locationd and corelocation-bench (the app), or takes all three from
+# BIN_DIR (to measure another build). Needs python3. KEEP=1 keeps the logs and prints where.
 # CASES="watch-nmea-endless …" runs only the named cases (see the list at the end).
 set -euo pipefail
 
@@ -20,13 +21,15 @@ if ! command -v python3 >/dev/null 2>&1; then
     exit 1
 fi
 
-if [ "${BUILD:-1}" = 1 ]; then
+if [ -n "${BIN_DIR:-}" ]; then
+    BIN="$BIN_DIR"
+else
     # One product per build: `swift build` keeps only the last of several --product options.
     for product in locationctl locationd corelocation-bench; do
         swift build -c release --product "$product" >&2
     done
+    BIN="$(swift build -c release --show-bin-path)"
 fi
-BIN="$(swift build -c release --show-bin-path)"
 
 # Short: a Unix socket path must fit in 107 bytes.
 WORK="$(mktemp -d /tmp/cl-flood-XXXXXX)"
