@@ -1,8 +1,9 @@
 import Foundation
 
 /// Counts what a live source threw away (over-long lines, bytes outside any sentence) and says so
-/// in the log at most once per `interval`: a flooding peer shows up as a warning with totals, never
-/// as silence, and never as a log line per discarded line.
+/// in the log at most once per `interval`: a flooding peer shows up in the log with totals, never as
+/// silence, and never as a log line per discarded line. What is discarded within an interval is
+/// told in the next message.
 struct DiscardReport: Sendable {
     /// What to log: the totals since the last message, and since the start.
     struct Summary: Sendable, Equatable {
@@ -40,9 +41,11 @@ struct DiscardReport: Sendable {
 }
 
 extension DiscardReport.Summary {
-    /// Logs it as a warning for the source `name`.
+    /// Logs it for the source `name`: a warning when whole lines were thrown away (the peer broke the
+    /// protocol), else at `info` (bytes between sentences: noise, or binary messages a receiver mixes
+    /// in, which are not a fault).
     func log(source name: String, what: String) {
-        sourcesLogger.warning("discarded input from a misbehaving peer", metadata: [
+        sourcesLogger.log(level: lines > 0 ? .warning : .info, "discarded input", metadata: [
             "source": "\(name)", "what": "\(what)",
             "lines": "\(lines)", "bytes": "\(bytes)", "total lines": "\(totalLines)", "total bytes": "\(totalBytes)",
         ])
