@@ -49,6 +49,7 @@ public final class GPSDSource: LocationSource {
         var lines = LineSplitter(maximumLength: GPSDSource.maximumLineLength)
         var flush: (deadline: Date, work: ScheduledWork)?
         var outage = false
+        var discards = DiscardReport()
     }
 
     private let state = Locked(State())
@@ -104,6 +105,9 @@ public final class GPSDSource: LocationSource {
         sourcesLogger.debug("stopped; watch released", metadata: ["source": "\(descriptor.name)"])
     }
 
+    /// What was thrown away so far (lines longer than `maximumLineLength`).
+    var discards: DiscardReport { state.withLock { $0.discards } }
+
     private var address: String { TCPOpener.hostPort(host, port) }
 
     private func emitter(_ generation: UInt64) -> (@Sendable (SourceEvent) -> Void)? {
@@ -127,17 +131,21 @@ public final class GPSDSource: LocationSource {
             }
         case .bytes(let bytes):
             let now = loop.now
-            let outputs = state.withLock { state -> [GPSDInterpreter.Output] in
+            let (outputs, discarded) = state.withLock { state -> ([GPSDInterpreter.Output], DiscardReport.Summary?) in
                 var outputs: [GPSDInterpreter.Output] = []
                 var interpreter = state.interpreter
+                let (linesBefore, bytesBefore) = (state.lines.overlongLines, state.lines.overlongBytes)
                 state.lines.feed(bytes) { line in outputs += interpreter.handle(line: line, at: now) }
                 state.interpreter = interpreter
+                let discarded = state.discards.discarded(
+                    lines: state.lines.overlongLines - linesBefore, bytes: state.lines.overlongBytes - bytesBefore, at: now)
                 if state.outage {
                     state.outage = false
                     sourcesLogger.info("gpsd is back", metadata: ["source": "\(descriptor.name)"])
                 }
-                return outputs
+                return (outputs, discarded)
             }
+            discarded?.log(source: descriptor.name, what: "lines longer than \(Self.maximumLineLength) bytes")
             deliver(outputs, generation: generation, loop: loop)
         case .disconnected(let reason, let delay):
             let first = state.withLock { state -> Bool in

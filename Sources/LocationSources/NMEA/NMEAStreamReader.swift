@@ -23,6 +23,7 @@ final class NMEAStreamReader: Sendable {
         var bytesSinceEpoch = 0
         var outage = false
         var ended = false
+        var discards = DiscardReport()
     }
 
     private let state: Locked<State>
@@ -78,6 +79,9 @@ final class NMEAStreamReader: Sendable {
         sourcesLogger.debug("stopped", metadata: ["source": "\(name)"])
     }
 
+    /// What was thrown away so far (over-long lines, bytes outside sentences).
+    var discards: DiscardReport { state.withLock { $0.discards } }
+
     private func emitter(_ generation: UInt64) -> (@Sendable (SourceEvent) -> Void)? {
         state.withLock { $0.running && $0.generation == generation ? $0.emit : nil }
     }
@@ -105,13 +109,19 @@ final class NMEAStreamReader: Sendable {
                 state.bytesSinceEpoch = 0
             }
         case .bytes(let bytes):
-            let (events, recovered) = state.withLock { state -> ([NMEAEvent], Bool) in
+            let now = loop.now
+            let (events, recovered, discarded) = state.withLock { state -> ([NMEAEvent], Bool, DiscardReport.Summary?) in
                 var events: [NMEAEvent] = []
+                let before = state.decoder.statistics
                 state.decoder.feed(bytes) { events.append($0) }
+                let after = state.decoder.statistics
+                let discarded = state.discards.discarded(
+                    lines: after.overlong - before.overlong, bytes: after.skippedBytes - before.skippedBytes, at: now)
                 state.bytesSinceEpoch = events.isEmpty ? state.bytesSinceEpoch + bytes.count : 0
                 defer { if !events.isEmpty { state.outage = false } }
-                return (events, state.outage && !events.isEmpty)
+                return (events, state.outage && !events.isEmpty, discarded)
             }
+            discarded?.log(source: name, what: "lines without a line end within \(NMEADecoder.maximumLineLength) bytes; bytes outside sentences")
             if recovered { sourcesLogger.info("receiver is back", metadata: ["source": "\(name)"]) }
             deliver(events, generation: generation, loop: loop)
         case .disconnected(let reason, let delay):

@@ -12,10 +12,12 @@ import Logging
 /// closes the descriptor at once, cancels a pending retry or an open in progress, and nothing is
 /// delivered after it (each start, stop and attempt bumps a generation that late callbacks check).
 final class ReconnectingStream: Sendable {
-    enum Event: Sendable, Equatable {
+    enum Event {
         /// A descriptor is open (a socket connected, a device opened).
         case connected
-        case bytes([UInt8])
+        /// Bytes read, valid only while the handler runs. Nothing more is read until it returns, so
+        /// the stream reads only as fast as the loop consumes (see `ByteStream`).
+        case bytes(UnsafeRawBufferPointer)
         /// Opening failed or the stream ended or broke; a new attempt follows after `retryDelay` s.
         case disconnected(reason: String, retryDelay: Double)
         /// The stream ended for good (standard input); no new attempt.
@@ -152,7 +154,7 @@ final class ReconnectingStream: Sendable {
     private func streamEvent(_ event: ByteStream.Event, generation: UInt64) {
         guard let (_, handler) = current(generation) else { return }
         switch event {
-        case .bytes(let bytes):
+        case .bytes(let chunk):
             let stream = state.withLock { state -> ByteStream? in
                 if !state.deliveredData {
                     state.deliveredData = true
@@ -160,8 +162,8 @@ final class ReconnectingStream: Sendable {
                 }
                 return state.stream
             }
-            handler(.bytes(bytes))
-            stream?.consumed(bytes.count)
+            chunk.withUnsafeBytes { handler(.bytes($0)) }
+            stream?.consumed()
         case .end(let reason):
             let stream = state.withLock { state -> ByteStream? in
                 defer { state.stream = nil }

@@ -73,6 +73,35 @@ final class LoopbackServer: @unchecked Sendable {
             return true
         }
 
+        /// Sends `next()`'s bytes again and again, as fast as the client takes them, until `stopped()`
+        /// or the client goes away; returns how many bytes went out. Waits for room 10 ms at a time,
+        /// so a stop is seen at once even when the client has stopped reading.
+        func flood(stopped: () -> Bool, next: () -> [UInt8]) -> Int {
+            var sent = 0
+            while !stopped(), fd >= 0 {
+                let bytes = next()
+                var offset = 0
+                while offset < bytes.count {
+                    if stopped() { return sent }
+                    var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                    guard poll(&poller, 1, 10) >= 0 else { return sent }
+                    guard poller.revents != 0 else { continue }
+                    let written = bytes[offset...].withUnsafeBytes {
+                        Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+                    }
+                    if written > 0 {
+                        offset += written
+                        sent += written
+                    } else if written < 0, errno == EAGAIN || errno == EINTR {
+                        continue
+                    } else {
+                        return sent
+                    }
+                }
+            }
+            return sent
+        }
+
         /// The next line the client sent (without its newline); nil on timeout or end.
         func readLine(timeout: Double = 5) -> String? {
             let deadline = Date().addingTimeInterval(timeout)
