@@ -2,8 +2,9 @@ import Foundation
 import LocationCore
 import LocationProtocol
 
-/// What an app's connection has asked for and been told, kept across reconnections to `locationd`,
-/// so a restarted daemon can be brought up to date and the app sees neither duplicates nor phantoms.
+/// What a process's link to `locationd` has asked for and been told (every stream of every
+/// connection, under the link's stream ids), kept across reconnections, so a restarted daemon can be
+/// brought up to date and the app sees neither duplicates nor phantoms.
 ///
 /// A pure value: the owner feeds it the app's requests and the daemon's messages and performs what
 /// it returns (events to deliver, requests to send).
@@ -17,7 +18,7 @@ struct LinkState {
     private var streams: [StreamID: Stream] = [:]
     /// An authorization request not known to be settled, and whether a daemon has seen it.
     private var authorizationRequest: (level: AuthorizationLevel, sent: Bool)?
-    /// The authorization the app was last given; nil until the connection reported its initial one.
+    /// The authorization the app was last given; nil until the link settled its initial one.
     private(set) var given: EffectiveAuthorization?
     /// The daemon's latest word on the current connection; nil while there is no welcomed connection.
     private(set) var daemon: EffectiveAuthorization?
@@ -25,8 +26,8 @@ struct LinkState {
 
     var isWelcomed: Bool { daemon != nil }
 
-    /// The connection's `initialAuthorization`: the daemon's answer if a welcome came, else
-    /// `.notDetermined`. Fixed at the first call.
+    /// The app's initial authorization: the daemon's answer if a welcome came, else
+    /// `.notDetermined` (unreachable, refused or silent). Fixed at the first call.
     mutating func reportInitial() -> EffectiveAuthorization {
         if let given { return given }
         let initial = daemon ?? .notDetermined
