@@ -150,7 +150,10 @@ struct DaemonStreamingTests {
 
         control.send(.settings(.reset(app: "com.example.never")))
         let failed = await control.first { if case .settingsResult(.some) = $0 { return true } else { return false } }
-        guard case let .settingsResult(error?)? = failed?.message else { return }
+        guard case let .settingsResult(error?)? = failed?.message else {
+            Issue.record("resetting an unknown app was not refused: \(control.messages)")
+            return
+        }
         #expect(error.message.contains("com.example.never"))
     }
 
