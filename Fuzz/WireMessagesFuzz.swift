@@ -8,7 +8,8 @@
 // a daemon message (what apps read from the daemon). Errors are fine; besides crashes and
 // AddressSanitizer reports, it traps when a message that decoded cannot be encoded again, when its
 // encoding does not decode to an equal message, or when encoding that message again gives other bytes
-// (the encoding of a message is one fixed string).
+// (the encoding of a message is one fixed string). Those traps are fatalError, not precondition, so
+// that -O builds print what broke.
 
 import Foundation
 import LocationProtocol
@@ -39,28 +40,30 @@ private struct LegacyHello: Decodable {
     var hello: Body
 }
 
-/// Encodes `message`, decodes the bytes, and traps unless that gives `message` back and encoding it
+/// Encodes `message` as WireCodec does, decodes the bytes, and traps unless that gives `message` back and encoding it
 /// again gives the same bytes. `encode` is nil only for messages without a JSON form (locations),
 /// which no JSON input can produce.
 private func checkRoundTrip<Message: Equatable, Envelope: Codable>(
     _ message: Message, encode: (Message) -> Envelope?, decode: (Envelope) throws -> Message
 ) {
-    guard let envelope = encode(message) else { preconditionFailure("a decoded message without a JSON form: \(message)") }
+    guard let envelope = encode(message) else { fatalError("a decoded message without a JSON form: \(message)") }
     let bytes: Data
     do {
-        bytes = try JSONEncoder().encode(envelope)
+        bytes = try WireJSON.encode(envelope)
     } catch {
-        preconditionFailure("a decoded message does not encode: \(message): \(error)")
+        fatalError("a decoded message does not encode: \(message): \(error)")
     }
     let again: Message
     do {
         again = try decode(JSONDecoder().decode(Envelope.self, from: bytes))
     } catch {
-        preconditionFailure("an encoded message does not decode: \(String(decoding: bytes, as: UTF8.self)): \(error)")
+        fatalError("an encoded message does not decode: \(String(decoding: bytes, as: UTF8.self)): \(error)")
     }
-    precondition(again == message, "round trip changed \(message) into \(again)")
-    guard let reencoded = encode(again), let bytesAgain = try? JSONEncoder().encode(reencoded) else {
-        preconditionFailure("a round-tripped message does not encode: \(again)")
+    if again != message { fatalError("round trip changed \(message) into \(again)") }
+    guard let reencoded = encode(again), let bytesAgain = try? WireJSON.encode(reencoded) else {
+        fatalError("a round-tripped message does not encode: \(again)")
     }
-    precondition(bytesAgain == bytes, "one message, two encodings: \(String(decoding: bytes, as: UTF8.self)) and \(String(decoding: bytesAgain, as: UTF8.self))")
+    if bytesAgain != bytes {
+        fatalError("one message, two encodings: \(String(decoding: bytes, as: UTF8.self)) and \(String(decoding: bytesAgain, as: UTF8.self))")
+    }
 }

@@ -79,4 +79,5 @@ seed agent-prompt '{"type":"agentPrompt","id":9,"prompt":{"app":{"id":"org.examp
 seed agent-prompt-upgrade '{"type":"agentPrompt","id":10,"prompt":{"app":{"id":"org.example.maps","displayName":"Maps","executablePath":"/usr/bin/maps"},"kind":"upgradeToAlways","level":"always","usageDescription":"Warns of traffic.","preciseByDefault":false}}'
 seed agent-prompt-withdrawn '{"type":"agentPromptWithdrawn","id":9}'
 
-.build-fuzz/wire-fuzz -runs="$RUNS" -max_len=4096 -dict=Fuzz/wire.dict -artifact_prefix=.build-fuzz/ -print_final_stats=1 "$@" "$CORPUS"
+# No Swift backtracer: it reads memory that AddressSanitizer then reports, burying the real failure.
+SWIFT_BACKTRACE=enable=no .build-fuzz/wire-fuzz -runs="$RUNS" -max_len=4096 -dict=Fuzz/wire.dict -artifact_prefix=.build-fuzz/ -print_final_stats=1 "$@" "$CORPUS"
