@@ -40,9 +40,9 @@ private struct LegacyHello: Decodable {
     var hello: Body
 }
 
-/// Encodes `message` as WireCodec does, decodes the bytes, and traps unless that gives `message` back and encoding it
-/// again gives the same bytes. `encode` is nil only for messages without a JSON form (locations),
-/// which no JSON input can produce.
+/// Encodes `message` as WireCodec does, decodes the bytes, and traps unless that gives `message`
+/// back and encoding it again gives the same bytes. `encode` is nil only for messages without a
+/// JSON form (locations), which no JSON input can produce.
 private func checkRoundTrip<Message: Equatable, Envelope: Codable>(
     _ message: Message, encode: (Message) -> Envelope?, decode: (Envelope) throws -> Message
 ) {
