@@ -59,7 +59,7 @@ public enum WireCodec {
     }
 
     private static func encodeJSON<Message: Encodable>(_ message: Message, into buffer: inout ByteBuffer) throws {
-        let data = try JSONEncoder().encode(message)
+        let data = try WireJSON.encode(message)
         guard data.count + 1 <= WireProtocol.maximumFrameLength else {
             throw WireError.frameTooLong(data.count + 1)
         }

@@ -9,6 +9,15 @@ import LocationProtocol
 /// are left out. Decoding checks that each field a type needs is present and that every enumerated
 /// value is one this version knows.
 enum WireJSON {
+    /// The bytes of an envelope. Sorted keys, because Foundation's JSONEncoder otherwise writes an
+    /// object's keys in an order that changes from one encoding to the next, and one message must
+    /// always be the same bytes.
+    static func encode(_ envelope: some Encodable) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return try encoder.encode(envelope)
+    }
+
     // MARK: Envelopes
 
     struct ClientEnvelope: Codable, Equatable {

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Fuzzes the JSON form of locationd's control messages with libFuzzer and AddressSanitizer:
+#
+#   scripts/fuzz-wire.sh [RUNS] [libFuzzer options…]      (default: 1000000 runs)
+#
+# WireJSON's envelopes are internal to LocationWire, and LocationWire needs NIO only for its framing
+# (WireCodec.swift), so the target compiles the two files that hold the JSON form into its own module
+# against LocationProtocol built as a static library:
+#   swiftc -emit-module -emit-library -static -parse-as-library -sanitize=fuzzer,address -O \
+#       -module-name LocationProtocol Sources/LocationProtocol/*.swift   (into .build-fuzz/wire/)
+#   swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name WireFuzz \
+#       -I .build-fuzz/wire -L .build-fuzz/wire -lLocationProtocol \
+#       Sources/LocationWire/WireJSON.swift Sources/LocationWire/WireMessages.swift \
+#       Fuzz/WireMessagesFuzz.swift -o .build-fuzz/wire-fuzz
+# then runs it for RUNS inputs (-runs=RUNS) from a corpus of one valid message of each type (written
+# below into a temporary directory: the repository is never written, except .build-fuzz/) and the
+# dictionary Fuzz/wire.dict. A crash, a sanitizer report or a broken invariant stops it with a
+# non-zero exit and leaves the input in .build-fuzz/.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+RUNS="${1:-1000000}"
+shift || true
+
+BUILD=.build-fuzz/wire
+mkdir -p "$BUILD"
+swiftc -emit-module -emit-library -static -parse-as-library -sanitize=fuzzer,address -O \
+    -module-name LocationProtocol -emit-module-path "$BUILD/LocationProtocol.swiftmodule" \
+    Sources/LocationProtocol/*.swift -o "$BUILD/libLocationProtocol.a"
+swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name WireFuzz \
+    -I "$BUILD" -L "$BUILD" -lLocationProtocol \
+    Sources/LocationWire/WireJSON.swift Sources/LocationWire/WireMessages.swift \
+    Fuzz/WireMessagesFuzz.swift -o .build-fuzz/wire-fuzz
+
+CORPUS="$(mktemp -d)"
+trap 'rm -rf "$CORPUS"' EXIT
+seed() { printf '%s' "$2" > "$CORPUS/$1.json"; }
+
+# Client messages.
+seed hello '{"type":"hello","version":2}'
+seed hello-v1 '{"hello":{"version":1}}'
+seed request-when-in-use '{"type":"requestAuthorization","level":"whenInUse"}'
+seed request-always '{"type":"requestAuthorization","level":"always"}'
+seed start-updates '{"type":"startUpdates","stream":1,"update":{"mode":"continuous","desiredAccuracy":-1,"distanceFilter":10.5,"activity":2,"pausesAutomatically":true}}'
+seed change-updates '{"type":"changeUpdates","stream":4294967295,"update":{"mode":"live","desiredAccuracy":100,"distanceFilter":-1,"activity":5,"pausesAutomatically":false}}'
+seed single-update '{"type":"startUpdates","stream":7,"update":{"mode":"single","desiredAccuracy":3000,"distanceFilter":-1,"activity":1,"pausesAutomatically":true}}'
+seed resume-updates '{"type":"resumeUpdates","stream":1}'
+seed stop-updates '{"type":"stopUpdates","stream":1}'
+seed settings-grant '{"type":"settings","change":{"kind":"grant","app":"org.example.maps","always":true,"approximate":false}}'
+seed settings-revoke '{"type":"settings","change":{"kind":"revoke","app":"org.example.maps"}}'
+seed settings-reset '{"type":"settings","change":{"kind":"reset","app":"/usr/bin/where"}}'
+seed settings-reset-all '{"type":"settings","change":{"kind":"resetAll"}}'
+seed settings-services '{"type":"settings","change":{"kind":"services","enabled":false}}'
+seed list-apps '{"type":"listApps"}'
+seed register-agent '{"type":"registerAgent"}'
+seed answer-allow-once '{"type":"agentAnswer","id":1,"answer":{"kind":"allowOnce","precise":true}}'
+seed answer-allow-while-using '{"type":"agentAnswer","id":2,"answer":{"kind":"allowWhileUsing","precise":false}}'
+seed answer-dont-allow '{"type":"agentAnswer","id":3,"answer":{"kind":"dontAllow"}}'
+seed answer-change-to-always '{"type":"agentAnswer","id":4,"answer":{"kind":"changeToAlways"}}'
+seed answer-keep-while-using '{"type":"agentAnswer","id":18446744073709551615,"answer":{"kind":"keepWhileUsing"}}'
+seed answer-dismissed '{"type":"agentAnswer","id":5}'
+
+# Daemon messages.
+seed welcome '{"type":"welcome","identity":{"id":"org.example.maps","displayName":"Maps","executablePath":"/usr/bin/maps"},"authorization":{"status":4,"accuracy":0,"servicesEnabled":true}}'
+seed refused '{"type":"refused","reason":"protocol version 1, this daemon speaks 2"}'
+seed authorization-changed '{"type":"authorizationChanged","authorization":{"status":3,"accuracy":1,"servicesEnabled":false}}'
+seed request-in-progress '{"type":"authorizationRequestInProgress","inProgress":true}'
+seed failed '{"type":"failed","stream":1,"failure":"locationUnknown"}'
+seed failed-denied '{"type":"failed","stream":2,"failure":"denied"}'
+seed paused '{"type":"paused","stream":1}'
+seed stationary '{"type":"stationary","stream":1,"stationary":true}'
+seed completed '{"type":"completed","stream":1}'
+seed source-finished '{"type":"sourceFinished","stream":1}'
+seed settings-result '{"type":"settingsResult"}'
+seed settings-result-error '{"type":"settingsResult","error":"no such app"}'
+seed apps '{"type":"apps","database":{"servicesEnabled":true,"apps":[{"app":"org.example.maps","status":4,"accuracy":1,"alwaysRequestUsed":true,"allowOnce":{"pid":4242,"startTime":123456789},"temporaryFullAccuracy":{"purposeKey":"Navigation","expires":786000000.25},"displayName":"Maps","executablePath":"/usr/bin/maps","updated":785999000.5},{"app":"/usr/bin/where","status":2,"accuracy":0,"alwaysRequestUsed":false,"displayName":"where","executablePath":"/usr/bin/where","updated":0}]}}'
+seed apps-unavailable '{"type":"appsUnavailable","error":"database locked"}'
+seed agent-prompt '{"type":"agentPrompt","id":9,"prompt":{"app":{"id":"org.example.maps","displayName":"Maps","executablePath":"/usr/bin/maps"},"kind":"initial","level":"whenInUse","usageDescription":"Shows where you are.","preciseByDefault":true}}'
+seed agent-prompt-upgrade '{"type":"agentPrompt","id":10,"prompt":{"app":{"id":"org.example.maps","displayName":"Maps","executablePath":"/usr/bin/maps"},"kind":"upgradeToAlways","level":"always","usageDescription":"Warns of traffic.","preciseByDefault":false}}'
+seed agent-prompt-withdrawn '{"type":"agentPromptWithdrawn","id":9}'
+
+# No Swift backtracer: it reads memory that AddressSanitizer then reports, burying the real failure.
+SWIFT_BACKTRACE=enable=no .build-fuzz/wire-fuzz -runs="$RUNS" -max_len=4096 -dict=Fuzz/wire.dict -artifact_prefix=.build-fuzz/ -print_final_stats=1 "$@" "$CORPUS"
