@@ -174,7 +174,7 @@ let package = Package(
             "CoreLocation", "CoreLocationTesting", "LocationProtocol", "LocationCore", "LocationBootstrap",
             "LocationEngine", "LocationPolicy", "LocationAccess", "LocationSources", "LocationPlaces",
         ]),
-        .testTarget(name: "locationctlTests", dependencies: ["TestSupport", 
+        .testTarget(name: "locationctlTests", dependencies: ["LocationEngine", "LocationSources", "TestSupport", 
             "locationctl", "locationd", "corelocation-example", "corelocation-async-example",
             "LocationProtocol", "LocationCore", "LocationGeodesy",
             "LocationPolicy", "LocationPolicyAdapters", "LocationDaemonClient", "LocationPlaces",
