@@ -1,11 +1,11 @@
 import Foundation
+import LocationAccess
 import LocationCore
 import LocationDaemonClient
 import LocationEngine
 import LocationPolicy
 import LocationPolicyAdapters
 import LocationProtocol
-import LocationAccess
 import LocationSources
 import Logging
 

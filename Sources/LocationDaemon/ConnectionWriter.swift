@@ -1,6 +1,6 @@
+import LocationAccess
 import LocationCore
 import LocationProtocol
-import LocationAccess
 import LocationWire
 import Logging
 import NIOCore

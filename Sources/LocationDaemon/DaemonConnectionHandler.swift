@@ -1,7 +1,7 @@
 import Foundation
+import LocationAccess
 import LocationPolicy
 import LocationProtocol
-import LocationAccess
 import LocationWire
 import Logging
 import NIOCore

@@ -1,10 +1,10 @@
 import Foundation
+import LocationAccess
 import LocationCore
 import LocationEngine
 import LocationPolicy
 import LocationPolicyAdapters
 import LocationProtocol
-import LocationAccess
 import LocationWire
 import Logging
 

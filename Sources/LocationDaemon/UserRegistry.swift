@@ -1,6 +1,6 @@
+import LocationAccess
 import LocationCore
 import LocationEngine
-import LocationAccess
 import Logging
 import NIOCore
 

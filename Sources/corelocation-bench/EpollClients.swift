@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import CLinuxEpoll
-import Glibc
 import Foundation
+import Glibc
 import LocationProtocol
 import LocationWire
 import NIOCore

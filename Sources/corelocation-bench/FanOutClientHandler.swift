@@ -4,10 +4,10 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import LocationAccess
 import LocationCore
 import LocationEngine
 import LocationProtocol
-import LocationAccess
 import LocationWire
 import NIOCore
 

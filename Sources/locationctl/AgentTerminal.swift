@@ -1,9 +1,9 @@
 import Dispatch
 import Foundation
-import LocationPolicyAdapters
-import LocationProtocol
 import LocationDaemonClient
 import LocationPolicy
+import LocationPolicyAdapters
+import LocationProtocol
 
 #if canImport(Glibc)
 import Glibc

@@ -1,11 +1,11 @@
 import CoreLocation
 import Foundation
+import LocationAccess
 import LocationBootstrap
 import LocationCore
 import LocationEngine
 import LocationPolicy
 import LocationProtocol
-import LocationAccess
 import LocationSources
 import TestSupport
 import Testing

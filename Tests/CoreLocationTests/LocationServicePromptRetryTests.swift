@@ -1,10 +1,10 @@
 import CoreLocationTesting
 import Foundation
+import LocationAccess
 import LocationCore
 import LocationEngine
 import LocationPolicy
 import LocationProtocol
-import LocationAccess
 import LocationSources
 import Testing
 

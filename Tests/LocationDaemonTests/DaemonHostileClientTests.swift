@@ -1,9 +1,9 @@
 import Foundation
+import LocationAccess
 import LocationCore
 import LocationEngine
 import LocationPolicy
 import LocationProtocol
-import LocationAccess
 import LocationSources
 import LocationWire
 import NIOCore

@@ -1,11 +1,11 @@
 import Foundation
+import LocationAccess
 import LocationCore
 import LocationEngine
 import LocationPersistence
 import LocationPolicy
 import LocationPolicyAdapters
 import LocationProtocol
-import LocationAccess
 import LocationSources
 import LocationWire
 import Logging

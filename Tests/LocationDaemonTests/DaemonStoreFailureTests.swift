@@ -1,9 +1,9 @@
 import Foundation
+import LocationAccess
 import LocationCore
 import LocationPolicy
 import LocationPolicyAdapters
 import LocationProtocol
-import LocationAccess
 import LocationWire
 import TestSupport
 import Testing

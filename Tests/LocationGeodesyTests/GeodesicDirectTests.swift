@@ -1,6 +1,6 @@
-import Testing
 import LocationGeodesy
 import SeededRandom
+import Testing
 
 /// Direct problem: from point 1 along GeographicLib's azimuth for GeographicLib's
 /// distance we must arrive at point 2.

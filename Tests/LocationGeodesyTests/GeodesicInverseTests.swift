@@ -1,5 +1,5 @@
-import Testing
 import LocationGeodesy
+import Testing
 
 /// Inverse problem against GeographicLib's answers in Fixtures/geodesic-pairs.csv.
 @Suite struct GeodesicInverseTests {

@@ -1,6 +1,6 @@
 import LocationNMEA
-import Testing
 import SeededRandom
+import Testing
 
 /// SwiftNIO's verifier idea: the same bytes fed all at once, one byte at a time and in random
 /// chunks give identical events and identical statistics.

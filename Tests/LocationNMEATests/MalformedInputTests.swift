@@ -1,6 +1,6 @@
 import LocationNMEA
-import Testing
 import SeededRandom
+import Testing
 
 /// The statistics counter a damaged input must land in.
 enum Counter: String, Sendable, CustomTestStringConvertible {

@@ -1,7 +1,7 @@
 import Foundation
 import LocationNMEA
-import Testing
 import SeededRandom
+import Testing
 
 /// Hand-written number parsing agrees with Swift's own to the last bit.
 @Suite struct NumberParsingTests {

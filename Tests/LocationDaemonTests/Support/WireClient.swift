@@ -1,8 +1,8 @@
 import Foundation
+import LocationAccess
 import LocationCore
 import LocationPolicy
 import LocationProtocol
-import LocationAccess
 import LocationWire
 import NIOCore
 import TestSupport
