@@ -178,6 +178,7 @@ final class DaemonLink: @unchecked Sendable {
         channel?.close()
         channel = nil
         state = LinkState()
+        owners.removeAll()
         known.withLock { $0 = nil }
     }
 
