@@ -61,6 +61,7 @@ let package = Package(
         // Layers 3–4: the service that enforces each app's authorization over the engine, and its
         // in-process transport.
         .target(name: "LocationAccess", dependencies: [
+            "LocationGeodesy",
             "LocationProtocol", "LocationCore", "LocationEngine", "LocationPolicy",
             .product(name: "Logging", package: "swift-log"),
         ]),

@@ -289,6 +289,8 @@ open class CLLocationManager: NSObject {
             if stream == single { single = nil }
         case .stationary, .sourceFinished:
             break
+        case .fences:
+            break
         }
     }
 }

@@ -17,6 +17,8 @@ struct ServiceEventTranslator: Sendable {
         case stationary(StreamID, Bool, lastLocation: CLLocation?)
         case completed(StreamID)
         case sourceFinished(StreamID)
+        /// Fence updates pass through: regions and monitors read them themselves.
+        case fences(FenceGroup, FenceUpdate)
     }
 
     /// The authorization the app was last told about.
@@ -56,6 +58,8 @@ struct ServiceEventTranslator: Sendable {
             case .sourceFinished:
                 return .sourceFinished(stream)
             }
+        case let .fences(group, update):
+            return .fences(group, update)
         }
     }
 

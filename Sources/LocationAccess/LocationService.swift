@@ -29,13 +29,18 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
     /// ``retryPendingPrompts()`` (e.g. when `locationd` gains a prompt agent).
     private var unanswered: [String: (prompt: PromptRequest, process: ProcessStamp)] = [:]
     private var watching: ScheduledWork?
+    /// Every app's fences; created on the loop before any request reaches it.
+    private var fences: FenceKeeper!
 
     /// - Parameters:
     ///   - prompter: who answers authorization requests; nil leaves them pending (and says so).
     ///   - isAlive: whether a process still runs (Allow Once lasts as long as its process).
+    ///   - fenceStorage: where apps' fences and undelivered fence events are kept.
+    ///   - fenceLimits: how many fences an app may have (Apple's 20 unless raised), and how large.
     public init(
         engine: LocationEngine, store: any AuthorizationStore, prompter: (any AuthorizationPrompter)?,
         isAlive: @escaping @Sendable (ProcessStamp) -> Bool,
+        fenceStorage: any FenceStorage = MemoryFenceStorage(), fenceLimits: FenceLimits = FenceLimits(),
         logger: Logger = Logger(label: "corelocation.service")
     ) {
         self.engine = engine
@@ -43,7 +48,14 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
         self.prompter = prompter
         self.isAlive = isAlive
         self.logger = logger
-        loop.execute { self.reloadStore(force: true) }
+        loop.execute {
+            self.fences = FenceKeeper(
+                engine: engine, storage: fenceStorage, limits: fenceLimits, logger: logger
+            ) { [unowned self] client, group, update in
+                self.clients[client]?.events(.fences(group, update))
+            }
+            self.reloadStore(force: true)
+        }
     }
 
     // MARK: Connections
@@ -74,6 +86,8 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
         loop.execute {
             guard let client = self.clients.removeValue(forKey: id) else { return }
             for stream in client.streams.values { stream.subscription?.cancel() }
+            self.fences.disconnected(app: client.app.id, client: id)
+            self.updateFences(of: client.app.id)
             self.forgetUnansweredPromptIfNobodyWaits(client.app.id)
         }
     }
@@ -132,6 +146,21 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
             storeError = "\(error)"
         }
         for id in clients.keys { reauthorize(clientID: id) }
+        // Apps without a connection keep their fences watched (with Always) or not.
+        for app in fences.apps where !clients.values.contains(where: { $0.app.id == app }) { updateFences(of: app) }
+    }
+
+    /// Tells the fence keeper an app's authorization and whether it runs.
+    private func updateFences(of appID: String) {
+        let connected = clients.values.first { $0.app.id == appID }
+        let authorization = connected?.authorization
+            ?? (storeError != nil ? Self.failClosed : database.effectiveAuthorization(for: appID, isAlive: isAlive, now: loop.now))
+        fences.update(app: appID, authorization: authorization, running: connected != nil)
+    }
+
+    /// Every app's fences, for `locationctl regions`; `reply` runs on the service's loop.
+    public func listFences(reply: @escaping @Sendable ([AppFences]) -> Void) {
+        loop.execute { reply(self.fences.listing()) }
     }
 
     // MARK: Authorization
@@ -168,6 +197,7 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
             notifyApp(client.app.id, .authorizationRequestInProgress(false))
         }
         for streamID in client.streams.keys { enforce(clientID: id, streamID: streamID, accuracyChanged: accuracyChanged) }
+        updateFences(of: client.app.id)
     }
 
     private func requestAuthorization(_ level: AuthorizationLevel, clientID id: UInt64) {
@@ -295,6 +325,21 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
             clients[id]?.streams[streamID]?.subscription?.resume()
         case .stopUpdates(let streamID):
             clients[id]?.streams.removeValue(forKey: streamID)?.subscription?.cancel()
+        case .openFences(let group):
+            guard let app = clients[id]?.app.id else { return }
+            fences.open(group, app: app, client: id)
+        case .closeFences(let group):
+            guard let app = clients[id]?.app.id else { return }
+            fences.close(group, app: app, client: id)
+        case let .addFence(group, definition):
+            guard let app = clients[id]?.app.id else { return }
+            fences.add(definition, to: group, app: app, client: id)
+        case let .removeFence(group, identifier):
+            guard let app = clients[id]?.app.id else { return }
+            fences.remove(identifier, from: group, app: app)
+        case let .requestFenceState(group, identifier):
+            guard let app = clients[id]?.app.id else { return }
+            fences.requestState(identifier, in: group, app: app, client: id)
         }
     }
 

@@ -107,6 +107,8 @@ final class DaemonConnectionHandler: ChannelInboundHandler {
             serving.writer.send(.settingsResult(applySettings(change, serving.user)))
         case .listApps:
             serving.writer.send(serving.user.listApps())
+        case .listFences:
+            serving.user.listFences { serving.writer.send($0) }
         case .registerAgent:
             self.serving?.isAgent = true
             serving.user.registerAgent(serving.writer)

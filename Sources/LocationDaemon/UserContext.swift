@@ -103,6 +103,11 @@ final class UserContext: Sendable {
 
     // MARK: Agent
 
+    /// The user's fences, by app (`locationctl regions`); `reply` runs on the service's loop.
+    func listFences(reply: @escaping @Sendable (DaemonMessage) -> Void) {
+        service.listFences { reply(.fences($0)) }
+    }
+
     func registerAgent(_ endpoint: any AgentEndpoint) {
         agent.register(endpoint)
         logger.info("prompt agent registered")

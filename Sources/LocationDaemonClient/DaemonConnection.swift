@@ -47,6 +47,8 @@ final class DaemonLink: @unchecked Sendable {
         nonisolated(unsafe) var streams: [StreamID: StreamID] = [:]
         /// The link had no authorization when the connection was made: its first event must be one.
         nonisolated(unsafe) var awaitsAuthorization: Bool
+        /// The fence groups this connection has open.
+        nonisolated(unsafe) var fenceGroups: Set<FenceGroup> = []
 
         init(events: @escaping @Sendable (ServiceEvent) -> Void, awaitsAuthorization: Bool) {
             gate = DeliveryGate(events)
@@ -72,6 +74,10 @@ final class DaemonLink: @unchecked Sendable {
     /// Owner of each link stream id.
     private var owners: [StreamID: ConnectionID] = [:]
     private var lastStream: StreamID = 0
+    /// Members waiting for a fence group's snapshot, and for a fence's state, in the order they asked
+    /// (the daemon answers each request of the link in order).
+    private var snapshotWaiters: [FenceGroup: [ConnectionID]] = [:]
+    private var stateWaiters: [FenceGroup: [String: [ConnectionID]]] = [:]
 
     /// - Parameter handshakeTimeout: how long members wait for the daemon's first answer before
     ///   they start as not determined (the link keeps trying).
@@ -126,6 +132,11 @@ final class DaemonLink: @unchecked Sendable {
                 self.owners[linkStream] = nil
                 if let stop = self.state.appSent(.stopUpdates(linkStream)) { self.channel?.send(.request(stop)) }
             }
+            for group in member.fenceGroups.sorted() {
+                if let close = self.linkRequest(.closeFences(group), of: member, id: id), let now = self.state.appSent(close) {
+                    self.channel?.send(.request(now))
+                }
+            }
         }
     }
 
@@ -151,6 +162,21 @@ final class DaemonLink: @unchecked Sendable {
             guard let linkStream = member.streams.removeValue(forKey: stream) else { return nil }
             owners[linkStream] = nil
             return .stopUpdates(linkStream)
+        case .openFences(let group):
+            // Each opening gets its own snapshot; the daemon keeps one opening per connection.
+            member.fenceGroups.insert(group)
+            snapshotWaiters[group, default: []].append(id)
+            return request
+        case .closeFences(let group):
+            guard member.fenceGroups.remove(group) != nil else { return nil }
+            snapshotWaiters[group]?.removeAll { $0 == id }
+            let stillOpen = members.values.contains { $0 !== member && $0.fenceGroups.contains(group) }
+            return stillOpen ? nil : request
+        case let .requestFenceState(group, identifier):
+            stateWaiters[group, default: [:]][identifier, default: []].append(id)
+            return request
+        case .addFence, .removeFence:
+            return request
         }
     }
 
@@ -242,6 +268,29 @@ final class DaemonLink: @unchecked Sendable {
             member.gate.deliver(.stream(stream, streamEvent))
         case .authorizationChanged, .authorizationRequestInProgress:
             for id in members.keys.sorted() { members[id]?.gate.deliver(event) }
+        case let .fences(group, update):
+            deliverFences(group, update)
+        }
+    }
+
+    /// A snapshot or a state answers the member that asked first; everything else goes to every
+    /// member with the group open.
+    private func deliverFences(_ group: FenceGroup, _ update: FenceUpdate) {
+        switch update {
+        case .snapshot:
+            guard var waiting = snapshotWaiters[group], !waiting.isEmpty else { return }
+            let id = waiting.removeFirst()
+            snapshotWaiters[group] = waiting.isEmpty ? nil : waiting
+            members[id]?.gate.deliver(.fences(group, update))
+        case .determined(let event):
+            guard var waiting = stateWaiters[group]?[event.identifier], !waiting.isEmpty else { return }
+            let id = waiting.removeFirst()
+            stateWaiters[group]?[event.identifier] = waiting.isEmpty ? nil : waiting
+            members[id]?.gate.deliver(.fences(group, update))
+        case .started, .failed, .changed:
+            for id in members.keys.sorted() where members[id]?.fenceGroups.contains(group) == true {
+                members[id]?.gate.deliver(.fences(group, update))
+            }
         }
     }
 }

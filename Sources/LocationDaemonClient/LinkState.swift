@@ -23,6 +23,10 @@ struct LinkState {
     /// The daemon's latest word on the current connection; nil while there is no welcomed connection.
     private(set) var daemon: EffectiveAuthorization?
     private var requestInProgress = false
+    /// Fence groups some connection has open: opened again on a new connection.
+    private var openGroups: Set<FenceGroup> = []
+    /// Fence changes made while no daemon was welcomed, in order: sent after the next welcome.
+    private var waitingFenceRequests: [ClientRequest] = []
 
     var isWelcomed: Bool { daemon != nil }
 
@@ -51,6 +55,15 @@ struct LinkState {
             guard streams[id] != nil else { return nil }
         case .stopUpdates(let id):
             streams[id] = nil
+        case .openFences(let group):
+            openGroups.insert(group)
+        case .closeFences(let group):
+            openGroups.remove(group)
+        case .addFence, .removeFence, .requestFenceState:
+            guard isWelcomed else {
+                waitingFenceRequests.append(request)
+                return nil
+            }
         }
         return isWelcomed ? request : nil
     }
@@ -72,6 +85,9 @@ struct LinkState {
         for id in streams.keys.sorted() {
             resend.append(.startUpdates(id, streams[id]!.request))
         }
+        resend += openGroups.sorted().map { .openFences($0) }
+        resend += waitingFenceRequests
+        waitingFenceRequests.removeAll()
         return (events, resend)
     }
 
@@ -106,6 +122,8 @@ struct LinkState {
             return streams.removeValue(forKey: id) != nil ? event : nil
         case .stream(let id, _):
             return streams[id] != nil ? event : nil
+        case .fences(let group, _):
+            return openGroups.contains(group) ? event : nil
         }
     }
 

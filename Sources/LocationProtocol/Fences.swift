@@ -110,3 +110,27 @@ public enum FenceUpdate: Sendable, Hashable {
     /// The answer to ``ClientRequest/requestFenceState(_:identifier:)``: the state now.
     case determined(FenceEvent)
 }
+
+/// One app's fences as the service holds them, for `locationctl regions`.
+public struct AppFences: Sendable, Hashable {
+    public var app: String
+    public var groups: [GroupFences]
+
+    public init(app: String, groups: [GroupFences]) {
+        self.app = app
+        self.groups = groups
+    }
+}
+
+/// One fence group of an app: its fences and how many events wait for the app's next launch.
+public struct GroupFences: Sendable, Hashable {
+    public var group: FenceGroup
+    public var records: [FenceRecord]
+    public var pendingEvents: Int
+
+    public init(group: FenceGroup, records: [FenceRecord], pendingEvents: Int) {
+        self.group = group
+        self.records = records
+        self.pendingEvents = pendingEvents
+    }
+}

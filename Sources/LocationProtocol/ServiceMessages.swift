@@ -11,6 +11,15 @@ public enum ClientRequest: Sendable, Equatable {
     /// Ends an automatic pause (the app called `startUpdatingLocation()` again).
     case resumeUpdates(StreamID)
     case stopUpdates(StreamID)
+    /// Starts receiving a fence group's events; answered by ``FenceUpdate/snapshot(_:)``, then the
+    /// events kept while the app was not running, then live events.
+    case openFences(FenceGroup)
+    case closeFences(FenceGroup)
+    /// Adds a fence to a group, or replaces the fence with its identifier.
+    case addFence(FenceGroup, FenceDefinition)
+    case removeFence(FenceGroup, identifier: String)
+    /// Asks for a fence's state now (`requestState(for:)`).
+    case requestFenceState(FenceGroup, identifier: String)
 }
 
 /// Everything the service tells a client.
@@ -21,4 +30,6 @@ public enum ServiceEvent: Sendable, Equatable {
     case authorizationRequestInProgress(Bool)
     /// An event of one of the client's streams.
     case stream(StreamID, StreamEvent)
+    /// An event of one of the app's fence groups (see ``FenceUpdate``).
+    case fences(FenceGroup, FenceUpdate)
 }

@@ -29,6 +29,9 @@ enum WireJSON {
         var change: Settings?
         var id: UInt64?
         var answer: Answer?
+        var group: Group?
+        var fence: Fence?
+        var identifier: String?
     }
 
     struct DaemonEnvelope: Codable, Equatable {
@@ -44,6 +47,9 @@ enum WireJSON {
         var database: Database?
         var id: UInt64?
         var prompt: Prompt?
+        var group: Group?
+        var fenceUpdate: FenceUpdate?
+        var fenceListing: [AppFences]?
     }
 
     // MARK: Values
@@ -165,6 +171,18 @@ extension WireJSON.ClientEnvelope {
             self.init(type: "registerAgent")
         case let .agentAnswer(id, answer):
             self.init(type: "agentAnswer", id: id, answer: answer.map(WireJSON.Answer.init))
+        case .request(.openFences(let group)):
+            self.init(type: "openFences", group: .init(group))
+        case .request(.closeFences(let group)):
+            self.init(type: "closeFences", group: .init(group))
+        case let .request(.addFence(group, fence)):
+            self.init(type: "addFence", group: .init(group), fence: .init(fence))
+        case let .request(.removeFence(group, identifier)):
+            self.init(type: "removeFence", group: .init(group), identifier: identifier)
+        case let .request(.requestFenceState(group, identifier)):
+            self.init(type: "requestFenceState", group: .init(group), identifier: identifier)
+        case .listFences:
+            self.init(type: "listFences")
         }
     }
 
@@ -192,6 +210,21 @@ extension WireJSON.ClientEnvelope {
             return .registerAgent
         case "agentAnswer":
             return .agentAnswer(id: try required(id, "id", in: type), try answer?.value())
+        case "openFences":
+            return .request(.openFences(try required(group, "group", in: type).value()))
+        case "closeFences":
+            return .request(.closeFences(try required(group, "group", in: type).value()))
+        case "addFence":
+            return .request(.addFence(try required(group, "group", in: type).value(),
+                                      try required(fence, "fence", in: type).value()))
+        case "removeFence":
+            return .request(.removeFence(try required(group, "group", in: type).value(),
+                                         identifier: try required(identifier, "identifier", in: type)))
+        case "requestFenceState":
+            return .request(.requestFenceState(try required(group, "group", in: type).value(),
+                                               identifier: try required(identifier, "identifier", in: type)))
+        case "listFences":
+            return .listFences
         default:
             throw WireJSONError.unknown("client message type", type)
         }
@@ -232,6 +265,10 @@ extension WireJSON.DaemonEnvelope {
             self.init(type: "agentPrompt", id: id, prompt: .init(prompt))
         case .agentPromptWithdrawn(let id):
             self.init(type: "agentPromptWithdrawn", id: id)
+        case let .event(.fences(group, update)):
+            self.init(type: "fences", group: .init(group), fenceUpdate: .init(update))
+        case .fences(let listing):
+            self.init(type: "fenceListing", fenceListing: listing.map(WireJSON.AppFences.init))
         }
     }
 
@@ -268,6 +305,11 @@ extension WireJSON.DaemonEnvelope {
             return .agentPrompt(id: try required(id, "id", in: type), try required(prompt, "prompt", in: type).value())
         case "agentPromptWithdrawn":
             return .agentPromptWithdrawn(id: try required(id, "id", in: type))
+        case "fences":
+            return .event(.fences(try required(group, "group", in: type).value(),
+                                  try required(fenceUpdate, "fenceUpdate", in: type).value()))
+        case "fenceListing":
+            return .fences(try required(fenceListing, "fenceListing", in: type).map { try $0.value() })
         default:
             throw WireJSONError.unknown("daemon message type", type)
         }

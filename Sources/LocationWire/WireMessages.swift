@@ -28,6 +28,8 @@ public enum ClientMessage: Sendable, Equatable {
     case registerAgent
     /// The agent's answer to ``DaemonMessage/agentPrompt(id:_:)``; nil when the user dismissed it.
     case agentAnswer(id: UInt64, PromptAnswer?)
+    /// `locationctl regions`: every app's fences for the calling user. Answered by ``DaemonMessage/fences(_:)``.
+    case listFences
 }
 
 /// Everything `locationd` sends a client.
@@ -49,4 +51,6 @@ public enum DaemonMessage: Sendable, Equatable {
     case agentPrompt(id: UInt64, PromptRequest)
     /// The question was answered elsewhere (or its app went away): the agent should stop asking.
     case agentPromptWithdrawn(id: UInt64)
+    /// The calling user's fences, by app (`listFences`).
+    case fences([AppFences])
 }

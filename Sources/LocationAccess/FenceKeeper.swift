@@ -1,0 +1,407 @@
+import Foundation
+import LocationCore
+import LocationEngine
+import LocationProtocol
+import Logging
+
+/// Every app's fences in one service: definitions, states, undelivered events, and the engine
+/// subscription that watches them. Loop-confined (the engine's loop), like the service.
+///
+/// An app's fences are watched while it may receive their events: full accuracy, location
+/// services on, and Always — or When In Use while one of its processes is connected. Fences of
+/// other apps are kept (and persisted) but not watched; when they are watched again, only a state
+/// that really differs from the last one produces an event.
+///
+/// `@unchecked Sendable`: the engine calls back on its loop, where all this state lives.
+final class FenceKeeper: @unchecked Sendable {
+    struct Address: Hashable {
+        var app: String
+        var group: FenceGroup
+        var identifier: String
+    }
+
+    /// Sends a fence update to one connected client.
+    typealias Send = (_ client: UInt64, _ group: FenceGroup, _ update: FenceUpdate) -> Void
+
+    private let engine: LocationEngine
+    private let storage: any FenceStorage
+    private let limits: FenceLimits
+    private let logger: Logger
+    private let send: Send
+    private var now: Date { engine.loop.now }
+
+    private var appStates: [String: AppState] = [:]
+    private var watcher = FenceWatcher()
+    private var subscription: EngineSubscription?
+    private var subscribedAccuracy: Double?
+    /// Apps whose file must be written before the events of this turn go out.
+    private var dirty: Set<String> = []
+
+    init(engine: LocationEngine, storage: any FenceStorage, limits: FenceLimits, logger: Logger, send: @escaping Send) {
+        self.engine = engine
+        self.storage = storage
+        self.limits = limits
+        self.logger = logger
+        self.send = send
+        for (app, groups) in storage.loadAll() {
+            let state = AppState()
+            for (group, stored) in groups {
+                state.groups[group] = GroupState(stored)
+            }
+            appStates[app] = state
+        }
+    }
+
+    /// Apps with fences or connections.
+    var apps: [String] { Array(appStates.keys) }
+
+    // MARK: Clients and authorization
+
+    /// The app's authorization or connections changed: watch or stop watching its fences.
+    func update(app: String, authorization: EffectiveAuthorization, running: Bool) {
+        let state = appState(app)
+        let wasWatched = state.isWatched
+        state.authorization = authorization
+        state.running = running
+        let issue = Self.issue(authorization)
+        let issueChanged = issue != state.issue
+        state.issue = issue
+        if state.isWatched != wasWatched {
+            for (group, groupState) in state.groups {
+                for identifier in groupState.order { place(Address(app: app, group: group, identifier: identifier)) }
+            }
+            reconcileDemand()
+        }
+        // Monitors learn why they stopped (or that they work again); regions learn it through
+        // the authorization change itself, as on Apple's platforms.
+        if issueChanged, running {
+            var changed: [(FenceGroup, FenceEvent)] = []
+            for (group, groupState) in state.groups where group != .regions {
+                for identifier in groupState.order {
+                    guard let record = groupState.records[identifier], record.lastEvent.state != .unmonitored else { continue }
+                    var event = record.lastEvent
+                    event.issue = issue
+                    event.date = now
+                    groupState.records[identifier]?.lastEvent = event
+                    changed.append((group, event))
+                }
+            }
+            if !changed.isEmpty { markDirty(app) }
+            flush()
+            for (group, event) in changed { deliverLive(app: app, group: group, .changed(event)) }
+        }
+        if !state.running, !state.isWatched, state.groups.isEmpty { appStates[app] = nil }
+    }
+
+    func open(_ group: FenceGroup, app: String, client: UInt64) {
+        let state = appState(app)
+        state.openers[group, default: []].insert(client)
+        let groupState = state.groups[group]
+        send(client, group, .snapshot(groupState?.orderedRecords ?? []))
+        guard let groupState, !groupState.pending.isEmpty else { return }
+        let pending = groupState.pending
+        groupState.pending.removeAll()
+        markDirty(app)
+        flush()
+        for event in pending { send(client, group, .changed(event)) }
+    }
+
+    func close(_ group: FenceGroup, app: String, client: UInt64) {
+        appStates[app]?.openers[group]?.remove(client)
+    }
+
+    func disconnected(app: String, client: UInt64) {
+        guard let state = appStates[app] else { return }
+        for group in state.openers.keys { state.openers[group]?.remove(client) }
+    }
+
+    // MARK: Requests
+
+    func add(_ definition: FenceDefinition, to group: FenceGroup, app: String, client: UInt64) {
+        let state = appState(app)
+        let address = Address(app: app, group: group, identifier: definition.identifier)
+        if let problem = validate(definition, group: group, state: state) {
+            // A region that cannot be watched is refused; a monitor keeps the condition,
+            // unmonitored, so that the app sees why in its record and events.
+            guard group != .regions else {
+                return send(client, group, .failed(identifier: definition.identifier, problem))
+            }
+            let record = FenceRecord(definition: definition, lastEvent: FenceEvent(
+                identifier: definition.identifier, state: .unmonitored, date: now, issue: problem))
+            store(record, at: address)
+            place(address)
+            reconcileDemand()
+            flush()
+            return announce(record, in: group, app: app, client: client)
+        }
+        let record = FenceRecord(definition: definition, lastEvent: FenceEvent(
+            identifier: definition.identifier, state: definition.assumedState, date: now, issue: state.issue))
+        store(record, at: address)
+        place(address)
+        reconcileDemand()
+        let saved = flush()
+        announce(record, in: group, app: app, client: client)
+        if !saved { send(client, group, .failed(identifier: definition.identifier, .persistenceUnavailable)) }
+        if group == .regions, let issue = state.issue {
+            send(client, group, .failed(identifier: definition.identifier, issue))
+        }
+        evaluateLastFix(for: address)
+    }
+
+    /// Tells every client with the group open (and the one that added it) about a new fence.
+    private func announce(_ record: FenceRecord, in group: FenceGroup, app: String, client: UInt64) {
+        var recipients = appStates[app]?.openers[group] ?? []
+        recipients.insert(client)
+        for recipient in recipients.sorted() { send(recipient, group, .started(record)) }
+    }
+
+    func remove(_ identifier: String, from group: FenceGroup, app: String) {
+        guard let state = appStates[app], let groupState = state.groups[group],
+              groupState.records.removeValue(forKey: identifier) != nil else { return }
+        groupState.order.removeAll { $0 == identifier }
+        watcher.remove(Address(app: app, group: group, identifier: identifier))
+        if groupState.records.isEmpty && groupState.pending.isEmpty { state.groups[group] = nil }
+        markDirty(app)
+        flush()
+        reconcileDemand()
+    }
+
+    /// `requestState(for:)`: the state now, to the asking client; nothing when it is not known yet
+    /// (the first determination arrives as a change, which the client reports the same way).
+    func requestState(_ identifier: String, in group: FenceGroup, app: String, client: UInt64) {
+        guard let record = appStates[app]?.groups[group]?.records[identifier] else { return }
+        guard record.lastEvent.state != .unknown || appStates[app]?.isWatched != true else { return }
+        send(client, group, .determined(record.lastEvent))
+    }
+
+    /// Every app's fences, for `locationctl regions`.
+    func listing() -> [AppFences] {
+        appStates.keys.sorted().compactMap { app in
+            let state = appStates[app]!
+            guard !state.groups.isEmpty else { return nil }
+            return AppFences(app: app, groups: state.groups.keys.sorted().map { group in
+                let groupState = state.groups[group]!
+                return GroupFences(group: group, records: groupState.orderedRecords, pendingEvents: groupState.pending.count)
+            })
+        }
+    }
+
+    // MARK: Evaluation
+
+    private func evaluate(_ fix: Fix) {
+        let transitions = watcher.evaluate(fix)
+        var changed: [(Address, FenceEvent)] = []
+        for transition in transitions {
+            let address = transition.address
+            guard let state = appStates[address.app], let groupState = state.groups[address.group],
+                  var record = groupState.records[address.identifier] else { continue }
+            record.lastEvent = FenceEvent(identifier: address.identifier, state: transition.state, date: fix.timestamp)
+            groupState.records[address.identifier] = record
+            markDirty(address.app)
+            changed.append((address, record.lastEvent))
+        }
+        guard !changed.isEmpty else { return adjustDemand(near: fix) }
+        // Saved before anything is delivered: a crash after this loses no event.
+        for (address, event) in changed where !isOpen(address) { queue(event, at: address) }
+        flush()
+        for (address, event) in changed where isOpen(address) {
+            deliverLive(app: address.app, group: address.group, .changed(event))
+        }
+        adjustDemand(near: fix)
+    }
+
+    /// A new fence learns its state from the last fix at once, instead of at the next one.
+    private func evaluateLastFix(for address: Address) {
+        guard watcher.contains(address), let fix = engine.status.lastFix,
+              now.timeIntervalSince(fix.timestamp) < Self.lastFixFreshness else { return }
+        evaluate(fix)
+    }
+
+    /// How old the engine's last fix may be to decide a new fence's state without waiting.
+    static let lastFixFreshness: TimeInterval = 10
+
+    private func queue(_ event: FenceEvent, at address: Address) {
+        guard let state = appStates[address.app], state.authorization.status == .authorizedAlways,
+              let groupState = state.groups[address.group] else { return }
+        if address.group == .regions, let definition = groupState.records[address.identifier]?.definition {
+            // Regions that do not notify would not have launched the app.
+            if event.state == .inside && !definition.notifyOnEntry { return }
+            if event.state == .outside && !definition.notifyOnExit { return }
+        }
+        groupState.pending.append(event)
+        if groupState.pending.count > limits.pendingEvents {
+            groupState.pending.removeFirst(groupState.pending.count - limits.pendingEvents)
+            logger.warning("too many undelivered fence events; dropping the oldest", metadata: [
+                "app": "\(address.app)", "kept": "\(limits.pendingEvents)",
+            ])
+        }
+        markDirty(address.app)
+    }
+
+    private func isOpen(_ address: Address) -> Bool {
+        !(appStates[address.app]?.openers[address.group]?.isEmpty ?? true)
+    }
+
+    private func deliverLive(app: String, group: FenceGroup, _ update: FenceUpdate) {
+        guard let openers = appStates[app]?.openers[group] else { return }
+        for client in openers.sorted() { send(client, group, update) }
+    }
+
+    // MARK: Demand
+
+    private func reconcileDemand() {
+        guard !watcher.isEmpty else {
+            subscription?.cancel()
+            subscription = nil
+            subscribedAccuracy = nil
+            return
+        }
+        guard subscription == nil else { return }
+        let accuracy = FenceDemandPolicy.requiredAccuracy(boundaryDistance: nil)
+        subscribedAccuracy = accuracy
+        subscription = engine.subscribe(Self.request(accuracy)) { [weak self] event in
+            guard case .locations(let fixes) = event else { return }
+            for fix in fixes { self?.evaluate(fix) }
+        }
+    }
+
+    /// Asks for the accuracy that can still decide the nearest boundary: coarse far from every
+    /// fence, precise near one.
+    private func adjustDemand(near fix: Fix) {
+        guard let subscription else { return }
+        let distance = watcher.nearestBoundaryDistance(latitude: fix.latitude, longitude: fix.longitude)
+        let accuracy = FenceDemandPolicy.requiredAccuracy(boundaryDistance: distance)
+        guard accuracy != subscribedAccuracy else { return }
+        subscribedAccuracy = accuracy
+        subscription.update(Self.request(accuracy))
+    }
+
+    private static func request(_ accuracy: Double) -> UpdateRequest {
+        UpdateRequest(mode: .continuous, desiredAccuracy: accuracy, distanceFilter: -1, pausesAutomatically: false)
+    }
+
+    // MARK: Bookkeeping
+
+    private func appState(_ app: String) -> AppState {
+        if let state = appStates[app] { return state }
+        let state = AppState()
+        appStates[app] = state
+        return state
+    }
+
+    private func validate(_ definition: FenceDefinition, group: FenceGroup, state: AppState) -> FenceIssue? {
+        switch definition.condition {
+        case let .circle(latitude, longitude, radius):
+            guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180,
+                  radius.isFinite, radius > 0, radius <= limits.maximumRadius else { return .invalidRegion }
+        case .beacon:
+            return .unsupported
+        }
+        guard !definition.identifier.isEmpty else { return .invalidRegion }
+        let replacing = state.groups[group]?.records[definition.identifier] != nil
+        let count = state.groups.values.reduce(0) { $0 + $1.records.values.filter { $0.lastEvent.state != .unmonitored }.count }
+        if !replacing, count >= limits.fencesPerApp { return .limitExceeded }
+        return nil
+    }
+
+    private func store(_ record: FenceRecord, at address: Address) {
+        let state = appState(address.app)
+        let groupState = state.groups[address.group] ?? GroupState()
+        state.groups[address.group] = groupState
+        if groupState.records.updateValue(record, forKey: address.identifier) == nil {
+            groupState.order.append(address.identifier)
+        }
+        markDirty(address.app)
+    }
+
+    /// Puts a fence into the watcher, or takes it out, according to its app's state.
+    private func place(_ address: Address) {
+        guard let state = appStates[address.app], let record = state.groups[address.group]?.records[address.identifier],
+              case let .circle(latitude, longitude, radius) = record.definition.condition,
+              record.lastEvent.state != .unmonitored, state.isWatched else {
+            return watcher.remove(address)
+        }
+        watcher.insert(address, latitude: latitude, longitude: longitude, radius: radius, state: record.lastEvent.state)
+    }
+
+    private func markDirty(_ app: String) { dirty.insert(app) }
+
+    /// Writes every changed app; false when one could not be written.
+    @discardableResult
+    private func flush() -> Bool {
+        var ok = true
+        for app in dirty.sorted() {
+            let groups = appStates[app]?.groups.mapValues(\.stored) ?? [:]
+            do {
+                try storage.save(groups, app: app)
+            } catch {
+                ok = false
+                logger.error("could not save fences", metadata: ["app": "\(app)", "error": "\(error)"])
+            }
+        }
+        dirty.removeAll()
+        return ok
+    }
+
+    private static func issue(_ authorization: EffectiveAuthorization) -> FenceIssue? {
+        if !authorization.servicesEnabled { return .denied }
+        switch authorization.status {
+        case .denied, .restricted: return .denied
+        case .notDetermined: return nil
+        case .authorizedAlways, .authorizedWhenInUse:
+            return authorization.accuracy == .reducedAccuracy ? .accuracyLimited : nil
+        }
+    }
+}
+
+/// How many fences an app may watch, and how large one may be.
+public struct FenceLimits: Sendable, Equatable {
+    /// Apple's limit: 20 regions (or `CLMonitor` conditions) per app.
+    public static let appleFencesPerApp = 20
+    /// `maximumRegionMonitoringDistance`, metres.
+    public static let defaultMaximumRadius = 100_000.0
+
+    public var fencesPerApp: Int
+    public var maximumRadius: Double
+    /// Undelivered events kept per group while the app is not running; the oldest go first.
+    public var pendingEvents: Int
+
+    public init(fencesPerApp: Int = FenceLimits.appleFencesPerApp, maximumRadius: Double = FenceLimits.defaultMaximumRadius,
+                pendingEvents: Int = 1000) {
+        self.fencesPerApp = fencesPerApp
+        self.maximumRadius = maximumRadius
+        self.pendingEvents = pendingEvents
+    }
+}
+
+private final class AppState {
+    var groups: [FenceGroup: GroupState] = [:]
+    var openers: [FenceGroup: Set<UInt64>] = [:]
+    var authorization = EffectiveAuthorization.notDetermined
+    var running = false
+    var issue: FenceIssue?
+
+    var isWatched: Bool {
+        authorization.servicesEnabled && authorization.accuracy == .fullAccuracy
+            && (authorization.status == .authorizedAlways || (authorization.status == .authorizedWhenInUse && running))
+    }
+}
+
+private final class GroupState {
+    var records: [String: FenceRecord] = [:]
+    var order: [String] = []
+    var pending: [FenceEvent] = []
+
+    init() {}
+
+    init(_ stored: StoredFenceGroup) {
+        for record in stored.records where records[record.definition.identifier] == nil {
+            records[record.definition.identifier] = record
+            order.append(record.definition.identifier)
+        }
+        pending = stored.pending
+    }
+
+    var orderedRecords: [FenceRecord] { order.compactMap { records[$0] } }
+    var stored: StoredFenceGroup { StoredFenceGroup(records: orderedRecords, pending: pending) }
+}
