@@ -123,7 +123,9 @@ let package = Package(
         // callbacks arrive after an `await` in top-level code (linked into every CoreLocation app).
         .target(name: "CAsyncMainRunLoop"),
         // One temporary directory and one `eventually` for every test target (not a product).
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: [
+            "LocationCore", "LocationGeodesy", "LocationProtocol", "LocationSources", "SeededRandom",
+        ], path: "Tests/TestSupport"),
         // A seeded generator (SplitMix64) shared by the tests and the benchmarks.
         .target(name: "SeededRandom"),
         // epoll and eventfd for the benchmark's client (Glibc's Swift module leaves them out).
@@ -173,7 +175,7 @@ let package = Package(
         ]),
         .testTarget(name: "CoreLocationTests", dependencies: ["TestSupport", 
             "CoreLocation", "CoreLocationTesting", "LocationProtocol", "LocationCore", "LocationBootstrap",
-            "LocationEngine", "LocationPolicy", "LocationAccess", "LocationSources", "LocationPlaces",
+            "LocationEngine", "LocationPolicy", "LocationAccess", "LocationSources", "LocationPlaces", "LocationGeodesy",
         ]),
         .testTarget(name: "locationctlTests", dependencies: ["LocationEngine", "LocationSources", "TestSupport", 
             "locationctl", "locationd", "corelocation-example", "corelocation-async-example",

@@ -59,7 +59,13 @@ open class CLLocationManager: NSObject {
     private var headingSettings = HeadingSettings()
     private let system: LocationSystem
     private let context: CallbackContext
-    private var connection: (any ClientConnection)?
+    private(set) var connection: (any ClientConnection)?
+    /// Region monitoring: the app's shared regions, and what this manager reported of them.
+    let regionBook: RegionBook
+    var regionStates: [String: FenceState] = [:]
+    /// Regions this manager asked to monitor: its own start and failure callbacks name them.
+    var ownRegions: [String: CLRegion] = [:]
+    var awaitingStart: Set<String> = []
     private var translator: ServiceEventTranslator
     private var authorization: EffectiveAuthorization { translator.authorization }
     private var initialAuthorizationPending = true
@@ -75,13 +81,20 @@ open class CLLocationManager: NSObject {
         system = LocationSystem.current
         context = CallbackContext.current()
         translator = ServiceEventTranslator(authorization: .notDetermined)
+        regionBook = RegionBook.book(for: system)
         super.init()
         let weakSelf = WeakManager(self)
         let context = self.context
+        let book = regionBook
         let connection = system.provider.connect(app: system.app, info: system.info, process: system.process) { event in
+            // The shared book learns at once, so `monitoredRegions` never waits for this run loop.
+            if case .fences(.regions, let update) = event { book.apply(update) }
             context.perform { weakSelf.manager?.handle(event) }
         }
         self.connection = connection
+        // Every manager sees the app's regions: the first one after a launch also receives the
+        // crossings that happened while the app was not running.
+        connection.send(.openFences(.regions))
         if let initial = connection.initialAuthorization {
             translator = ServiceEventTranslator(authorization: initial)
         } else {
@@ -113,8 +126,6 @@ open class CLLocationManager: NSObject {
     open class func headingAvailable() -> Bool { false }
     /// NOTE: significant-change monitoring is not implemented on Linux yet.
     open class func significantLocationChangeMonitoringAvailable() -> Bool { false }
-    /// NOTE: region monitoring is not implemented on Linux yet.
-    open class func isMonitoringAvailable(for regionClass: AnyClass) -> Bool { false }
     /// NOTE: no Bluetooth source exists yet on Linux, so beacon ranging is unavailable.
     open class func isRangingAvailable() -> Bool { false }
     /// Deferred updates were retired by Apple in iOS 13; always `false`, as on Apple platforms.
@@ -172,6 +183,66 @@ open class CLLocationManager: NSObject {
         let stream = nextStreamID()
         single = stream
         connection?.send(.startUpdates(stream, updateRequest(mode: .single)))
+    }
+
+    // MARK: Region monitoring
+
+    /// Whether the device supports monitoring regions of this class: circular regions, yes;
+    /// beacon regions need a Bluetooth beacon source, which this system does not have.
+    open class func isMonitoringAvailable(for regionClass: AnyClass) -> Bool {
+        guard let regionClass = regionClass as? CLRegion.Type else { return false }
+        return regionClass is CLCircularRegion.Type
+    }
+
+    /// The set of shared regions monitored by all location-manager objects of the app.
+    open var monitoredRegions: Set<CLRegion> { regionBook.regions() }
+
+    /// The largest boundary distance, in metres, that can be assigned to a region.
+    open var maximumRegionMonitoringDistance: CLLocationDistance { Self.maximumRegionMonitoringDistance }
+
+    /// The service's limit (`FenceLimits.defaultMaximumRadius`): 100 km.
+    static let maximumRegionMonitoringDistance: CLLocationDistance = 100_000
+
+    /// Starts monitoring the specified region. A region with the identifier of one already
+    /// monitored replaces it.
+    @available(iOS, deprecated: 17.0, message: "Use CLMonitor")
+    @available(macOS, deprecated: 14.0, message: "Use CLMonitor")
+    open func startMonitoring(for region: CLRegion) {
+        guard let definition = region.fenceDefinition else {
+            return reportRegionFailure(region, .regionMonitoringFailure)
+        }
+        ownRegions[region.identifier] = region
+        awaitingStart.insert(region.identifier)
+        regionStates[region.identifier] = .unknown
+        regionBook.started(definition)
+        connection?.send(.addFence(.regions, definition))
+    }
+
+    /// Starts monitoring the specified region; the accuracy is ignored, as Apple has since iOS 6.
+    @available(iOS, deprecated: 6.0, message: "Use startMonitoring(for:)")
+    @available(macOS, deprecated: 10.8, message: "Use startMonitoring(for:)")
+    open func startMonitoring(for region: CLRegion, desiredAccuracy accuracy: CLLocationAccuracy) {
+        startMonitoring(for: region)
+    }
+
+    /// Stops monitoring the specified region (for every manager of the app).
+    @available(iOS, deprecated: 17.0, message: "Use CLMonitor")
+    @available(macOS, deprecated: 14.0, message: "Use CLMonitor")
+    open func stopMonitoring(for region: CLRegion) {
+        ownRegions[region.identifier] = nil
+        awaitingStart.remove(region.identifier)
+        regionStates[region.identifier] = nil
+        regionBook.stopped(region.identifier)
+        connection?.send(.removeFence(.regions, identifier: region.identifier))
+    }
+
+    /// Retrieves the state of a monitored region; the answer arrives through
+    /// `locationManager(_:didDetermineState:for:)`. A region that is not monitored gets no answer.
+    @available(iOS, deprecated: 17.0, message: "Use CLMonitor")
+    @available(macOS, deprecated: 14.0, message: "Use CLMonitor")
+    open func requestState(for region: CLRegion) {
+        guard regionBook.definition(region.identifier) != nil else { return }
+        connection?.send(.requestFenceState(.regions, identifier: region.identifier))
     }
 
     // MARK: Heading and deferred updates
@@ -289,8 +360,8 @@ open class CLLocationManager: NSObject {
             if stream == single { single = nil }
         case .stationary, .sourceFinished:
             break
-        case .fences:
-            break
+        case let .fences(group, update):
+            if group == .regions { handleRegions(update) }
         }
     }
 }

@@ -64,7 +64,8 @@ public final class LocationTestHarness: @unchecked Sendable {
     package init(
         sources: [any LocationSource], app: AppIdentity = LocationTestHarness.defaultApp,
         info: AppInfo = LocationTestHarness.defaultInfo, answer: Answer? = .allowWhileUsing(precise: true),
-        tuning: EngineTuning = EngineTuning(), process: ProcessStamp = ProcessStamp(pid: 4242, startTime: 1)
+        tuning: EngineTuning = EngineTuning(), process: ProcessStamp = ProcessStamp(pid: 4242, startTime: 1),
+        fenceStorage: any FenceStorage = MemoryFenceStorage(), fenceLimits: FenceLimits = FenceLimits()
     ) {
         loop = VirtualLoop()
         engine = LocationEngine(loop: loop, sources: sources, tuning: tuning)
@@ -74,7 +75,9 @@ public final class LocationTestHarness: @unchecked Sendable {
         self.info = info
         self.process = process
         let live = process
-        service = LocationService(engine: engine, store: store, prompter: prompter, isAlive: { $0 == live })
+        service = LocationService(
+            engine: engine, store: store, prompter: prompter, isAlive: { $0 == live },
+            fenceStorage: fenceStorage, fenceLimits: fenceLimits)
         loop.run()
     }
 

@@ -28,6 +28,7 @@ final class FenceKeeper: @unchecked Sendable {
     private let limits: FenceLimits
     private let logger: Logger
     private let send: Send
+    private let publishRegions: (_ app: String, _ records: [FenceRecord]) -> Void
     private var now: Date { engine.loop.now }
 
     private var appStates: [String: AppState] = [:]
@@ -37,11 +38,17 @@ final class FenceKeeper: @unchecked Sendable {
     /// Apps whose file must be written before the events of this turn go out.
     private var dirty: Set<String> = []
 
-    init(engine: LocationEngine, storage: any FenceStorage, limits: FenceLimits, logger: Logger, send: @escaping Send) {
+    /// - Parameter publishRegions: receives an app's monitored regions after each change (for
+    ///   `monitoredRegions`, which answers without waiting for the loop).
+    init(
+        engine: LocationEngine, storage: any FenceStorage, limits: FenceLimits, logger: Logger,
+        publishRegions: @escaping (_ app: String, _ records: [FenceRecord]) -> Void, send: @escaping Send
+    ) {
         self.engine = engine
         self.storage = storage
         self.limits = limits
         self.logger = logger
+        self.publishRegions = publishRegions
         self.send = send
         for (app, groups) in storage.loadAll() {
             let state = AppState()
@@ -49,6 +56,7 @@ final class FenceKeeper: @unchecked Sendable {
                 state.groups[group] = GroupState(stored)
             }
             appStates[app] = state
+            publishRegions(app, state.groups[.regions]?.orderedRecords ?? [])
         }
     }
 
@@ -97,7 +105,7 @@ final class FenceKeeper: @unchecked Sendable {
         let state = appState(app)
         state.openers[group, default: []].insert(client)
         let groupState = state.groups[group]
-        send(client, group, .snapshot(groupState?.orderedRecords ?? []))
+        send(client, group, .snapshot(groupState?.snapshot(for: group) ?? []))
         guard let groupState, !groupState.pending.isEmpty else { return }
         let pending = groupState.pending
         groupState.pending.removeAll()
@@ -190,22 +198,23 @@ final class FenceKeeper: @unchecked Sendable {
 
     private func evaluate(_ fix: Fix) {
         let transitions = watcher.evaluate(fix)
-        var changed: [(Address, FenceEvent)] = []
+        var changed: [(address: Address, previous: FenceState, event: FenceEvent)] = []
         for transition in transitions {
             let address = transition.address
             guard let state = appStates[address.app], let groupState = state.groups[address.group],
                   var record = groupState.records[address.identifier] else { continue }
+            let previous = record.lastEvent.state
             record.lastEvent = FenceEvent(identifier: address.identifier, state: transition.state, date: fix.timestamp)
             groupState.records[address.identifier] = record
             markDirty(address.app)
-            changed.append((address, record.lastEvent))
+            changed.append((address, previous, record.lastEvent))
         }
         guard !changed.isEmpty else { return adjustDemand(near: fix) }
         // Saved before anything is delivered: a crash after this loses no event.
-        for (address, event) in changed where !isOpen(address) { queue(event, at: address) }
+        for change in changed where !isOpen(change.address) { queue(change.event, previous: change.previous, at: change.address) }
         flush()
-        for (address, event) in changed where isOpen(address) {
-            deliverLive(app: address.app, group: address.group, .changed(event))
+        for change in changed where isOpen(change.address) {
+            deliverLive(app: change.address.app, group: change.address.group, .changed(change.event))
         }
         adjustDemand(near: fix)
     }
@@ -220,11 +229,13 @@ final class FenceKeeper: @unchecked Sendable {
     /// How old the engine's last fix may be to decide a new fence's state without waiting.
     static let lastFixFreshness: TimeInterval = 10
 
-    private func queue(_ event: FenceEvent, at address: Address) {
+    /// Keeps an event for the app's next launch. Regions keep only crossings they notify of (the
+    /// others would not have launched the app), so each kept event is an entry or an exit.
+    private func queue(_ event: FenceEvent, previous: FenceState, at address: Address) {
         guard let state = appStates[address.app], state.authorization.status == .authorizedAlways,
               let groupState = state.groups[address.group] else { return }
         if address.group == .regions, let definition = groupState.records[address.identifier]?.definition {
-            // Regions that do not notify would not have launched the app.
+            guard previous == .inside || previous == .outside else { return }
             if event.state == .inside && !definition.notifyOnEntry { return }
             if event.state == .outside && !definition.notifyOnExit { return }
         }
@@ -331,6 +342,7 @@ final class FenceKeeper: @unchecked Sendable {
     private func flush() -> Bool {
         var ok = true
         for app in dirty.sorted() {
+            publishRegions(app, appStates[app]?.groups[.regions]?.orderedRecords ?? [])
             let groups = appStates[app]?.groups.mapValues(\.stored) ?? [:]
             do {
                 try storage.save(groups, app: app)
@@ -403,5 +415,20 @@ private final class GroupState {
     }
 
     var orderedRecords: [FenceRecord] { order.compactMap { records[$0] } }
+
+    /// The records as a client opening the group must first see them. For regions, a fence with
+    /// kept crossings shows the state before the first of them, so that the client, replaying
+    /// them, reports each as the entry or exit it was.
+    func snapshot(for group: FenceGroup) -> [FenceRecord] {
+        guard group == .regions, !pending.isEmpty else { return orderedRecords }
+        var first: [String: FenceEvent] = [:]
+        for event in pending where first[event.identifier] == nil { first[event.identifier] = event }
+        return orderedRecords.map { record in
+            guard let crossing = first[record.definition.identifier] else { return record }
+            var before = record
+            before.lastEvent.state = crossing.state == .inside ? .outside : .inside
+            return before
+        }
+    }
     var stored: StoredFenceGroup { StoredFenceGroup(records: orderedRecords, pending: pending) }
 }

@@ -11,6 +11,8 @@ struct FenceWatcher {
     struct Transition {
         var address: FenceKeeper.Address
         var state: FenceState
+        /// A decision the previous fix made that differs from `state`, waiting for confirmation.
+        var candidate: FenceState?
     }
 
     private struct Entry {
@@ -18,6 +20,8 @@ struct FenceWatcher {
         var longitude: Double
         var radius: Double
         var state: FenceState
+        /// A decision the previous fix made that differs from `state`, waiting for confirmation.
+        var candidate: FenceState?
     }
 
     /// How many horizontal accuracies a fix must be clear of a boundary to count.
@@ -42,7 +46,16 @@ struct FenceWatcher {
             let distance = Geodesic.wgs84.distance(
                 latitude1: fix.latitude, longitude1: fix.longitude, latitude2: entry.latitude, longitude2: entry.longitude)
             let decided: FenceState? = distance + margin <= entry.radius ? .inside : (distance - margin >= entry.radius ? .outside : nil)
-            guard let decided, decided != entry.state else { continue }
+            guard let decided, decided != entry.state else {
+                entries[address]?.candidate = nil
+                continue
+            }
+            // One fix beyond the margin can be an outlier; two in a row are a crossing.
+            guard entry.candidate == decided || entry.state == .unknown else {
+                entries[address]?.candidate = decided
+                continue
+            }
+            entries[address]?.candidate = nil
             entries[address]?.state = decided
             transitions.append(Transition(address: address, state: decided))
         }

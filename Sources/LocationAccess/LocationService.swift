@@ -17,6 +17,8 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
     private let isAlive: @Sendable (ProcessStamp) -> Bool
     private let logger: Logger
     private let lastClientID = Locked<UInt64>(0)
+    /// Each app's monitored regions as of the last change, readable from any thread.
+    private let publishedRegions = Locked<[String: [FenceRecord]]>([:])
     private var loop: any EngineLoop { engine.loop }
 
     // Loop-confined state.
@@ -49,8 +51,10 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
         self.isAlive = isAlive
         self.logger = logger
         loop.execute {
+            let published = self.publishedRegions
             self.fences = FenceKeeper(
-                engine: engine, storage: fenceStorage, limits: fenceLimits, logger: logger
+                engine: engine, storage: fenceStorage, limits: fenceLimits, logger: logger,
+                publishRegions: { app, records in published.withLock { $0[app] = records.isEmpty ? nil : records } }
             ) { [unowned self] client, group, update in
                 self.clients[client]?.events(.fences(group, update))
             }
@@ -174,6 +178,10 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
             return Self.failClosed
         }
         return database.effectiveAuthorization(for: appID, isAlive: { $0 == process || self.isAlive($0) }, now: loop.now)
+    }
+
+    public func currentRegions(app: AppIdentity) -> [FenceRecord]? {
+        publishedRegions.withLock { $0[app.id] ?? [] }
     }
 
     public func currentAuthorization(app: AppIdentity, process: ProcessStamp) -> EffectiveAuthorization {

@@ -20,4 +20,12 @@ public protocol LocationServiceProvider: AnyObject, Sendable {
 
     /// The app's authorization now, without connecting (for `CLLocationManager`'s class methods).
     func currentAuthorization(app: AppIdentity, process: ProcessStamp) -> EffectiveAuthorization
+
+    /// The app's monitored regions now, when the provider can tell without a round trip (the
+    /// in-process service); nil otherwise, and the app waits for its connection's snapshot.
+    func currentRegions(app: AppIdentity) -> [FenceRecord]?
+}
+
+extension LocationServiceProvider {
+    public func currentRegions(app: AppIdentity) -> [FenceRecord]? { nil }
 }
