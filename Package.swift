@@ -86,7 +86,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "locationd", dependencies: [
-            "LocationDaemon", "LocationSources", "LocationPolicyAdapters",
+            "LocationDaemon", "LocationSources", "LocationPolicyAdapters", "LocationAccess",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),

@@ -10,7 +10,7 @@
 #       -module-name LocationProtocol Sources/LocationProtocol/*.swift   (into .build-fuzz/wire/)
 #   swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name WireFuzz \
 #       -I .build-fuzz/wire -L .build-fuzz/wire -lLocationProtocol \
-#       Sources/LocationWire/WireJSON.swift Sources/LocationWire/WireMessages.swift \
+#       Sources/LocationWire/WireJSON.swift Sources/LocationWire/WireJSON+Fences.swift Sources/LocationWire/WireMessages.swift \
 #       Fuzz/WireMessagesFuzz.swift -o .build-fuzz/wire-fuzz
 # then runs it for RUNS inputs (-runs=RUNS) from a corpus of one valid message of each type (written
 # below into a temporary directory: the repository is never written, except .build-fuzz/) and the
@@ -29,7 +29,7 @@ swiftc -emit-module -emit-library -static -parse-as-library -sanitize=fuzzer,add
     Sources/LocationProtocol/*.swift -o "$BUILD/libLocationProtocol.a"
 swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name WireFuzz \
     -I "$BUILD" -L "$BUILD" -lLocationProtocol \
-    Sources/LocationWire/WireJSON.swift Sources/LocationWire/WireMessages.swift \
+    Sources/LocationWire/WireJSON.swift Sources/LocationWire/WireJSON+Fences.swift Sources/LocationWire/WireMessages.swift \
     Fuzz/WireMessagesFuzz.swift -o .build-fuzz/wire-fuzz
 
 CORPUS="$(mktemp -d)"
@@ -59,6 +59,13 @@ seed answer-dont-allow '{"type":"agentAnswer","id":3,"answer":{"kind":"dontAllow
 seed answer-change-to-always '{"type":"agentAnswer","id":4,"answer":{"kind":"changeToAlways"}}'
 seed answer-keep-while-using '{"type":"agentAnswer","id":18446744073709551615,"answer":{"kind":"keepWhileUsing"}}'
 seed answer-dismissed '{"type":"agentAnswer","id":5}'
+seed open-regions '{"type":"openFences","group":{"kind":"regions"}}'
+seed close-monitor '{"type":"closeFences","group":{"kind":"monitor","name":"Trips"}}'
+seed add-circle '{"type":"addFence","group":{"kind":"monitor","name":"Trips"},"fence":{"identifier":"home","condition":{"kind":"circle","latitude":52.52,"longitude":13.405,"radius":150},"notifyOnEntry":true,"notifyOnExit":false,"assumedState":1}}'
+seed add-beacon '{"type":"addFence","group":{"kind":"regions"},"fence":{"identifier":"door","condition":{"kind":"beacon","uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":7,"minor":65535},"notifyOnEntry":true,"notifyOnExit":true,"assumedState":0}}'
+seed remove-fence '{"type":"removeFence","group":{"kind":"regions"},"identifier":"home"}'
+seed request-fence-state '{"type":"requestFenceState","group":{"kind":"monitor","name":""},"identifier":"home"}'
+seed list-fences '{"type":"listFences"}'
 
 # Daemon messages.
 seed welcome '{"type":"welcome","identity":{"id":"org.example.maps","displayName":"Maps","executablePath":"/usr/bin/maps"},"authorization":{"status":4,"accuracy":0,"servicesEnabled":true}}'
@@ -78,6 +85,12 @@ seed apps-unavailable '{"type":"appsUnavailable","error":"database locked"}'
 seed agent-prompt '{"type":"agentPrompt","id":9,"prompt":{"app":{"id":"org.example.maps","displayName":"Maps","executablePath":"/usr/bin/maps"},"kind":"initial","level":"whenInUse","usageDescription":"Shows where you are.","preciseByDefault":true}}'
 seed agent-prompt-upgrade '{"type":"agentPrompt","id":10,"prompt":{"app":{"id":"org.example.maps","displayName":"Maps","executablePath":"/usr/bin/maps"},"kind":"upgradeToAlways","level":"always","usageDescription":"Warns of traffic.","preciseByDefault":false}}'
 seed agent-prompt-withdrawn '{"type":"agentPromptWithdrawn","id":9}'
+seed fence-snapshot '{"type":"fences","group":{"kind":"monitor","name":"Trips"},"fenceUpdate":{"kind":"snapshot","records":[{"fence":{"identifier":"home","condition":{"kind":"circle","latitude":52.52,"longitude":13.405,"radius":150},"notifyOnEntry":true,"notifyOnExit":true,"assumedState":0},"lastEvent":{"identifier":"home","state":2,"date":785000000.5}}]}}'
+seed fence-started '{"type":"fences","group":{"kind":"regions"},"fenceUpdate":{"kind":"started","record":{"fence":{"identifier":"door","condition":{"kind":"beacon","uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"},"notifyOnEntry":true,"notifyOnExit":true,"assumedState":0},"lastEvent":{"identifier":"door","state":3,"date":1,"issue":"unsupported"}}}}'
+seed fence-failed '{"type":"fences","group":{"kind":"regions"},"fenceUpdate":{"kind":"failed","identifier":"home","issue":"limitExceeded"}}'
+seed fence-changed '{"type":"fences","group":{"kind":"regions"},"fenceUpdate":{"kind":"changed","event":{"identifier":"home","state":1,"date":785000100}}}'
+seed fence-determined '{"type":"fences","group":{"kind":"regions"},"fenceUpdate":{"kind":"determined","event":{"identifier":"home","state":0,"date":0,"issue":"denied"}}}'
+seed fence-listing '{"type":"fenceListing","fenceListing":[{"app":"org.example.maps","groups":[{"group":{"kind":"regions"},"records":[],"pendingEvents":3}]}]}'
 
 # No Swift backtracer: it reads memory that AddressSanitizer then reports, burying the real failure.
 SWIFT_BACKTRACE=enable=no .build-fuzz/wire-fuzz -runs="$RUNS" -max_len=4096 -dict=Fuzz/wire.dict -artifact_prefix=.build-fuzz/ -print_final_stats=1 "$@" "$CORPUS"

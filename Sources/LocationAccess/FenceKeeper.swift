@@ -366,26 +366,6 @@ final class FenceKeeper: @unchecked Sendable {
     }
 }
 
-/// How many fences an app may watch, and how large one may be.
-public struct FenceLimits: Sendable, Equatable {
-    /// Apple's limit: 20 regions (or `CLMonitor` conditions) per app.
-    public static let appleFencesPerApp = 20
-    /// `maximumRegionMonitoringDistance`, metres.
-    public static let defaultMaximumRadius = 100_000.0
-
-    public var fencesPerApp: Int
-    public var maximumRadius: Double
-    /// Undelivered events kept per group while the app is not running; the oldest go first.
-    public var pendingEvents: Int
-
-    public init(fencesPerApp: Int = FenceLimits.appleFencesPerApp, maximumRadius: Double = FenceLimits.defaultMaximumRadius,
-                pendingEvents: Int = 1000) {
-        self.fencesPerApp = fencesPerApp
-        self.maximumRadius = maximumRadius
-        self.pendingEvents = pendingEvents
-    }
-}
-
 private final class AppState {
     var groups: [FenceGroup: GroupState] = [:]
     var openers: [FenceGroup: Set<UInt64>] = [:]

@@ -66,9 +66,10 @@ package struct LocationSystem: Sendable {
     private static func inProcessService(logger: Logger) -> LocationService {
         let engine = LocationEngine(loop: RealtimeLoop(), sources: SourceConfiguration.configuredSources(logger: logger))
         let store = SQLiteAuthorizationStore(directory: SQLiteAuthorizationStore.defaultDirectory())
+        let limits = FenceLimits.configured { logger.error("\($0)") }
         let service = LocationService(
             engine: engine, store: store, prompter: PrompterChain.defaultPrompter(),
-            isAlive: { ProcessStamp.isAlive($0) })
+            isAlive: { ProcessStamp.isAlive($0) }, fenceLimits: limits)
         service.startWatchingStore()
         return service
     }

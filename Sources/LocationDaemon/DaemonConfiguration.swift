@@ -1,4 +1,5 @@
 import Foundation
+import LocationAccess
 import LocationPolicy
 import LocationPolicyAdapters
 import LocationSources
@@ -48,6 +49,10 @@ public struct DaemonConfiguration: Sendable {
     /// a fix's writes to 1,000 sockets are split between the threads while the engine's thread
     /// goes on, instead of queueing behind one.
     public var eventLoopThreads: Int
+    /// Where one user's fences and undelivered fence events are kept (called once per user).
+    public var fenceStorageFactory: @Sendable (uid_t) -> any FenceStorage
+    /// How many fences each app may have (Apple's 20 unless `--fence-limit` raises it), and how large.
+    public var fenceLimits: FenceLimits
 
     public init(
         instance: Instance,
@@ -62,7 +67,9 @@ public struct DaemonConfiguration: Sendable {
         storeWatchInterval: TimeInterval = 0.25,
         lastLocationSaveInterval: TimeInterval = 10,
         stalledClientTimeout: TimeInterval = 10,
-        eventLoopThreads: Int = System.coreCount
+        eventLoopThreads: Int = System.coreCount,
+        fenceStorageFactory: @escaping @Sendable (uid_t) -> any FenceStorage = { _ in MemoryFenceStorage() },
+        fenceLimits: FenceLimits = FenceLimits()
     ) {
         self.instance = instance
         self.socketPath = socketPath
@@ -77,6 +84,8 @@ public struct DaemonConfiguration: Sendable {
         self.lastLocationSaveInterval = lastLocationSaveInterval
         self.stalledClientTimeout = stalledClientTimeout
         self.eventLoopThreads = max(1, eventLoopThreads)
+        self.fenceStorageFactory = fenceStorageFactory
+        self.fenceLimits = fenceLimits
     }
 
     /// The prompt policy a user's requests fall back to when no agent answers: the daemon's

@@ -36,6 +36,7 @@ final class UserContext: Sendable {
             engine: engine, store: store,
             prompter: PrompterChain([agent, configuration.policyPrompter()], logger: logger),
             isAlive: { ProcessStamp.isAlive($0, procRoot: procRoot) },
+            fenceStorage: configuration.fenceStorageFactory(uid), fenceLimits: configuration.fenceLimits,
             logger: logger)
         service.startWatchingStore(every: configuration.storeWatchInterval)
     }

@@ -45,4 +45,18 @@ public enum DaemonControl {
                                     detail: "expected the list of apps, got \(other)")
         }
     }
+
+    /// The calling user's fences, by app, as the daemon holds them (`locationctl regions`).
+    /// - Throws: ``DaemonClientError`` when the daemon cannot be reached or refuses.
+    public static func listFences(socketPath: String, timeout: TimeInterval = defaultTimeout) throws -> [AppFences] {
+        let exchange = try DaemonExchange(socketPath: socketPath, timeout: timeout)
+        defer { exchange.close() }
+        switch try exchange.request(.listFences, timeout: timeout) {
+        case .fences(let fences):
+            return fences
+        case let other:
+            throw DaemonClientError(.protocolViolation, socketPath: socketPath,
+                                    detail: "expected the list of fences, got \(other)")
+        }
+    }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import LocationAccess
 import LocationDaemon
 import LocationSources
 import Logging
@@ -39,7 +40,13 @@ struct Locationd: ParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: Logger.Level = .info
 
+    @Option(name: .customLong("fence-limit"), help: ArgumentHelp(
+        "How many regions and CLMonitor conditions each app may monitor (not Apple's: Apple allows \(FenceLimits.appleFencesPerApp)).",
+        valueName: "count"))
+    var fenceLimit: Int = FenceLimits.appleFencesPerApp
+
     func validate() throws {
+        guard fenceLimit >= 1 else { throw ValidationError("--fence-limit must be at least 1") }
         for spec in sources {
             do {
                 _ = try SourceSpec(spec)
@@ -66,7 +73,8 @@ struct Locationd: ParsableCommand {
             stateDirectory: stateDirectory,
             sources: try makeSources(logger: logger),
             storeFactory: DaemonConfiguration.standardStores(in: stateDirectory),
-            lastLocationStore: DaemonConfiguration.standardLastLocationStore(in: stateDirectory, logger: logger))
+            lastLocationStore: DaemonConfiguration.standardLastLocationStore(in: stateDirectory, logger: logger),
+            fenceLimits: FenceLimits(fencesPerApp: fenceLimit))
         let daemon = LocationDaemon(configuration: configuration, logger: logger)
         try daemon.start()
         let signals = Self.stopOnSignals(daemon)
