@@ -165,6 +165,7 @@ let package = Package(
         .testTarget(name: "LocationDaemonTests", dependencies: ["LocationDaemonClient", "TestSupport", 
             "LocationDaemon", "LocationWire", "LocationProtocol", "LocationCore", "LocationEngine",
             "LocationPolicy", "LocationPolicyAdapters", "LocationAccess", "LocationSources", "LocationPersistence",
+            "LocationGeodesy",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),

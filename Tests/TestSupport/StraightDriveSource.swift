@@ -6,10 +6,12 @@ import LocationSources
 import SeededRandom
 
 /// A receiver on a device that moves in a straight line at constant speed (or stands still),
-/// one fix a second of loop time, with optional Gaussian noise: the ground truth for fence tests.
+/// one fix a second of simulated time, with optional Gaussian noise: the ground truth for fence tests.
 ///
-/// Position at `t` seconds after the first start: `speed · t` metres from `start` along
-/// `azimuth` (geodesic), plus noise of `noise` metres standard deviation per axis.
+/// Position at `t` simulated seconds after the first start: `speed · t` metres from `start` along
+/// `azimuth` (geodesic), plus noise of `noise` metres standard deviation per axis. Simulated time
+/// runs `timeScale` times as fast as the loop's (fixes are stamped with it), so tests on a real
+/// clock can drive for minutes in seconds.
 public final class StraightDriveSource: LocationSource, @unchecked Sendable {
     public let descriptor: SourceDescriptor
     public let start: (latitude: Double, longitude: Double)
@@ -17,6 +19,7 @@ public final class StraightDriveSource: LocationSource, @unchecked Sendable {
     public let speed: Double
     public let accuracy: Double
     public let noise: Double
+    public let timeScale: Double
     private let state: Locked<State>
 
     private struct State {
@@ -28,8 +31,10 @@ public final class StraightDriveSource: LocationSource, @unchecked Sendable {
 
     public init(
         start: (latitude: Double, longitude: Double), azimuth: Double = 90, speed: Double, accuracy: Double = 5,
-        noise: Double = 0, seed: UInt64 = 1, typicalAccuracy: Double? = nil, powerCost: Double = 0, name: String = "straight-drive"
+        noise: Double = 0, seed: UInt64 = 1, typicalAccuracy: Double? = nil, powerCost: Double = 0, name: String = "straight-drive",
+        timeScale: Double = 1
     ) {
+        self.timeScale = timeScale
         self.start = start
         self.azimuth = azimuth
         self.speed = speed
@@ -68,7 +73,7 @@ public final class StraightDriveSource: LocationSource, @unchecked Sendable {
     private func tick(on loop: any EngineLoop, generation: Int, emit: @escaping @Sendable (SourceEvent) -> Void) {
         let fix: Fix? = state.withLock { state in
             guard state.generation == generation, let origin = state.origin else { return nil }
-            let seconds = loop.now.timeIntervalSince(origin)
+            let seconds = loop.now.timeIntervalSince(origin) * timeScale
             var position = truePosition(after: seconds)
             if noise > 0 {
                 let north = noise * state.random.gaussian()
@@ -77,11 +82,12 @@ public final class StraightDriveSource: LocationSource, @unchecked Sendable {
                 position.longitude += east / (111_320 * cos(position.latitude * .pi / 180))
             }
             return Fix(latitude: position.latitude, longitude: position.longitude, horizontalAccuracy: accuracy,
-                       speed: speed, speedAccuracy: 1, course: azimuth, courseAccuracy: 5, timestamp: loop.now, isSimulated: true)
+                       speed: speed, speedAccuracy: 1, course: azimuth, courseAccuracy: 5, timestamp: origin.addingTimeInterval(seconds),
+                       isSimulated: true)
         }
         guard let fix else { return }
         emit(.fix(fix))
-        let next = loop.schedule(after: 1) { [weak self] in self?.tick(on: loop, generation: generation, emit: emit) }
+        let next = loop.schedule(after: 1 / timeScale) { [weak self] in self?.tick(on: loop, generation: generation, emit: emit) }
         state.withLock { state in
             if state.generation == generation { state.tick = next } else { next.cancel() }
         }
