@@ -5,11 +5,21 @@ import Foundation
 // shape (every field present with its JSON type, no field unknown); what the values mean and whether
 // they are in range is FenceFileFormat's conversion.
 
-/// The fields read before the rest: which format, which version, whose.
+/// The fields read before the rest, whatever the rest holds: which format and which version. A field
+/// of another JSON type reads as missing.
 struct FenceFileHeaderDTO: Decodable {
     var format: String?
     var version: Int?
-    var app: String?
+
+    enum CodingKeys: String, CodingKey {
+        case format, version
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        format = try? container.decodeIfPresent(String.self, forKey: .format)
+        version = try? container.decodeIfPresent(Int.self, forKey: .version)
+    }
 }
 
 struct FenceFileDTO: Codable {
@@ -108,8 +118,9 @@ struct FenceConditionDTO: Codable {
     var longitude: Double?
     var radius: Double?
     var uuid: String?
-    var major: UInt16?
-    var minor: UInt16?
+    /// Wider than the values' UInt16 so that one out of range is named as such rather than as bad JSON.
+    var major: Int?
+    var minor: Int?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case kind, latitude, longitude, radius, uuid, major, minor
@@ -117,7 +128,7 @@ struct FenceConditionDTO: Codable {
 
     init(
         kind: String, latitude: Double? = nil, longitude: Double? = nil, radius: Double? = nil,
-        uuid: String? = nil, major: UInt16? = nil, minor: UInt16? = nil
+        uuid: String? = nil, major: Int? = nil, minor: Int? = nil
     ) {
         self.kind = kind
         self.latitude = latitude
@@ -135,8 +146,8 @@ struct FenceConditionDTO: Codable {
         longitude = try container.decodeIfPresent(Double.self, forKey: .longitude)
         radius = try container.decodeIfPresent(Double.self, forKey: .radius)
         uuid = try container.decodeIfPresent(String.self, forKey: .uuid)
-        major = try container.decodeIfPresent(UInt16.self, forKey: .major)
-        minor = try container.decodeIfPresent(UInt16.self, forKey: .minor)
+        major = try container.decodeIfPresent(Int.self, forKey: .major)
+        minor = try container.decodeIfPresent(Int.self, forKey: .minor)
     }
 }
 

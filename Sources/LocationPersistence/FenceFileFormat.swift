@@ -54,9 +54,9 @@ enum FenceFileFormat {
         } catch {
             throw .notAFenceFile(describe(error))
         }
-        guard let format = header.format else { throw .notAFenceFile("no \"format\" field") }
+        guard let format = header.format else { throw .notAFenceFile("no \"format\" string") }
         guard format == magic else { throw .notAFenceFile("format \"\(format)\", expected \"\(magic)\"") }
-        guard let version = header.version else { throw .invalid("no \"version\" field") }
+        guard let version = header.version else { throw .invalid("version: missing or not an integer") }
         guard version == Self.version else { throw .unsupportedVersion(version) }
 
         let file: FenceFileDTO
@@ -161,10 +161,18 @@ enum FenceFileFormat {
             }
             guard let text = dto.uuid else { throw .invalid("\(path).uuid: missing for a beacon") }
             guard let uuid = UUID(uuidString: text) else { throw .invalid("\(path).uuid: \(quoted(text)) is not a UUID") }
-            return .beacon(uuid: uuid, major: dto.major, minor: dto.minor)
+            return .beacon(
+                uuid: uuid, major: try beaconNumber(dto.major, at: "\(path).major"),
+                minor: try beaconNumber(dto.minor, at: "\(path).minor"))
         default:
             throw .invalid("\(path).kind: unknown value \(quoted(dto.kind))")
         }
+    }
+
+    private static func beaconNumber(_ number: Int?, at path: String) throws(FenceFileError) -> UInt16? {
+        guard let number else { return nil }
+        guard let value = UInt16(exactly: number) else { throw .invalid("\(path): \(number) is not in [0, 65535]") }
+        return value
     }
 
     private static func state(_ text: String, at path: String) throws(FenceFileError) -> FenceState {
@@ -254,7 +262,7 @@ enum FenceFileFormat {
         case let .circle(latitude, longitude, radius):
             FenceConditionDTO(kind: "circle", latitude: latitude, longitude: longitude, radius: radius)
         case let .beacon(uuid, major, minor):
-            FenceConditionDTO(kind: "beacon", uuid: uuid.uuidString, major: major, minor: minor)
+            FenceConditionDTO(kind: "beacon", uuid: uuid.uuidString, major: major.map(Int.init), minor: minor.map(Int.init))
         }
         return FenceRecordDTO(
             identifier: definition.identifier, condition: condition,
@@ -320,8 +328,14 @@ enum FenceFileFormat {
         case let .dataCorrupted(context): (context, context.debugDescription)
         @unknown default: (DecodingError.Context(codingPath: [], debugDescription: ""), "\(error)")
         }
-        let path = context.codingPath.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }
-            .joined().drop { $0 == "." }
+        var path = ""
+        for key in context.codingPath {
+            if let index = key.intValue {
+                path += "[\(index)]"
+            } else {
+                path += path.isEmpty ? key.stringValue : "." + key.stringValue
+            }
+        }
         return path.isEmpty ? what : "\(path): \(what)"
     }
 }
