@@ -34,9 +34,12 @@ public struct FenceStore: Sendable {
         self.logger = logger
     }
 
-    /// The store of `user` in a state directory (locationd's, or the in-process service's:
-    /// `$CORELOCATION_STATE_DIR`, else `$XDG_STATE_HOME/corelocation`), sealed with the key of that
-    /// directory, the one ``LastLocationStore`` uses (created on first use).
+    /// The store of `user` in a state directory, sealed with that directory's key, the one
+    /// ``LastLocationStore`` uses (created on first use). The state directory is the one the process
+    /// already keeps its state in: locationd's `DaemonConfiguration.stateDirectory`, and in an app
+    /// without locationd `SQLiteAuthorizationStore.defaultDirectory()` (`$CORELOCATION_STATE_DIR`,
+    /// else `$XDG_STATE_HOME/corelocation`), which is also a user's locationd's default, so the same
+    /// fences are found whichever of the two runs.
     /// - Throws: ``FenceStoreError`` with a `storage` reason when the key cannot be loaded or created.
     public init(
         stateDirectory: URL, user: UInt32 = getuid(), logger: Logger = Logger(label: "corelocation.persistence")
