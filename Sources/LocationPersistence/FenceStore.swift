@@ -137,6 +137,9 @@ public struct FenceStore: Sendable {
     /// Every app's fences in the directory (none when it does not exist), and the files that could
     /// not be loaded. A file that fails never stops the others from loading.
     ///
+    /// A writer killed between writing its temporary file and renaming it leaves that file behind; it
+    /// is removed once no process has the writer's id (a live writer's is left to it).
+    ///
     /// A file that can be read but not understood — failing authentication (changed, truncated,
     /// sealed with another key, copied from another app's file), not a fence file, a version this one
     /// does not read, another app's, invalid — is moved aside (``setAsideSuffix``): its app starts
@@ -180,7 +183,8 @@ public struct FenceStore: Sendable {
         return (fences, failures)
     }
 
-    /// The names that are fence files (`<64 hex>.fences`), sorted; temporary and set-aside files are not.
+    /// The names that are fence files (`<64 hex>.fences`), sorted; temporary and set-aside files are
+    /// not. Temporary files of writers that are gone (killed between writing and renaming) are removed.
     private func fileNames() throws(PersistenceError) -> [String] {
         guard let stream = opendir(directory.path) else {
             let code = errno
@@ -193,7 +197,14 @@ public struct FenceStore: Sendable {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
                 String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
             }
-            if Self.isFenceFileName(name) { names.append(name) }
+            if Self.isFenceFileName(name) {
+                names.append(name)
+            } else if let pid = Self.writerOfTemporaryFile(name), kill(pid, 0) != 0, errno == ESRCH {
+                let path = directory.appendingPathComponent(name).path
+                if unlink(path) == 0 {
+                    logger.notice("removed the temporary file of a writer that is gone", metadata: ["path": "\(path)"])
+                }
+            }
         }
         return names.sorted()
     }
@@ -202,6 +213,17 @@ public struct FenceStore: Sendable {
         guard name.hasSuffix(fileExtension) else { return false }
         let hash = name.utf8.dropLast(fileExtension.utf8.count)
         return hash.count == 64 && hash.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+
+    /// The writer's process id in the name of a temporary fence file (`.<fence file>.<pid>.<random>.tmp`,
+    /// as ``PrivateFiles`` names them), or nil for any other name.
+    static func writerOfTemporaryFile(_ name: String) -> pid_t? {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        // "", hash, "fences", pid, random, "tmp"
+        guard parts.count == 6, parts[0].isEmpty, isFenceFileName("\(parts[1]).\(parts[2])"), parts[5] == "tmp",
+              UInt64(parts[4]) != nil, let pid = pid_t(parts[3]), pid > 0
+        else { return nil }
+        return pid
     }
 
     /// Failures of the file's content, not of reaching it.

@@ -275,7 +275,7 @@ import Glibc
 
     /// A writer killed after writing its temporary file and before renaming it leaves that file beside
     /// the old one (PrivateFiles names it `.<name>.<pid>.<random>.tmp`): readers still see the old file
-    /// whole, and the next save works.
+    /// whole, the next save works, and loading everything removes the leftovers of writers that are gone.
     @Test func aCrashBeforeTheRenameLeavesTheOldFileWhole() throws {
         try withTemporaryDirectory { root in
             let store = try store(root)
@@ -287,15 +287,26 @@ import Glibc
             let scratch = try self.store(root.appendingPathComponent("scratch"))
             try scratch.save(FenceFixtures.everything, appID: Self.maps)
             let sealedNew = try Data(contentsOf: scratch.fileURL(for: Self.maps))
-            for (index, leftover) in [sealedNew, sealedNew.prefix(sealedNew.count / 2), Data()].enumerated() {
-                let temporary = store.directory.appendingPathComponent(".\(url.lastPathComponent).\(4242 + index).\(UInt64.random(in: 0...UInt64.max)).tmp")
-                #expect(FileManager.default.createFile(atPath: temporary.path, contents: leftover, attributes: [.posixPermissions: 0o600]))
+            // Left by a writer that is gone (a process that has exited), and by one still running (this one).
+            let exited = Process()
+            exited.executableURL = URL(fileURLWithPath: "/bin/true")
+            try exited.run()
+            exited.waitUntilExit()
+            func temporary(_ pid: Int32) -> String {
+                store.directory.appendingPathComponent(".\(url.lastPathComponent).\(pid).\(UInt64.random(in: 0...UInt64.max)).tmp").path
+            }
+            let gone = [temporary(exited.processIdentifier), temporary(exited.processIdentifier)]
+            let running = temporary(getpid())
+            for (path, leftover) in zip(gone + [running], [sealedNew.prefix(sealedNew.count / 2), Data(), sealedNew]) {
+                #expect(FileManager.default.createFile(atPath: path, contents: leftover, attributes: [.posixPermissions: 0o600]))
             }
 
             #expect(try Data(contentsOf: url) == old)
             #expect(try store.load(appID: Self.maps) == FenceFixtures.small)
             let all = store.loadAll()
             #expect(all.fences == [Self.maps: FenceFixtures.small] && all.failures.isEmpty)
+            #expect(gone.allSatisfy { !FileManager.default.fileExists(atPath: $0) }, "the dead writer's files are removed")
+            #expect(FileManager.default.fileExists(atPath: running), "a running writer's file is its own")
 
             try store.save(FenceFixtures.everything, appID: Self.maps)
             #expect(try store.load(appID: Self.maps) == FenceFixtures.everything)
