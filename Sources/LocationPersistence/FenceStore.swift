@@ -94,8 +94,10 @@ public struct FenceStore: Sendable {
     }
 
     /// Replaces the app's file with `fences`; an empty value (no fence, no pending event) removes it.
-    /// - Throws: ``FenceStoreError``: `format` for a value that would not read back (see
-    ///   ``FenceFileFormat``), `storage` when the file cannot be written. The old file is then intact.
+    /// - Throws: ``FenceStoreError``: `format` for a value that would not read back (a coordinate out
+    ///   of range, a radius not positive, a duplicate or empty identifier, a fence's last event naming
+    ///   another fence, more than the file's limits), `storage` when the file cannot be written. The
+    ///   old file is then intact.
     public func save(_ fences: StoredFences, appID: String) throws(FenceStoreError) {
         let url = fileURL(for: appID)
         do {
