@@ -143,6 +143,34 @@ enum PrivateFiles {
         return created
     }
 
+    /// Removes `path` and makes the removal durable; a missing file is not an error.
+    static func remove(_ path: String) throws {
+        guard unlink(path) == 0 else {
+            let code = errno
+            guard code == ENOENT else { throw PersistenceError.io(path: path, operation: "unlink", errno: code) }
+            return
+        }
+        syncDirectory((path as NSString).deletingLastPathComponent)
+    }
+
+    /// Renames `path` to `destination` (replacing it) and makes the rename durable.
+    static func move(_ path: String, to destination: String) throws {
+        guard rename(path, destination) == 0 else { throw PersistenceError.io(path: path, operation: "rename", errno: errno) }
+        syncDirectory((path as NSString).deletingLastPathComponent)
+    }
+
+    /// Which file `path` is now (device and inode), without following a symbolic link; nil when none.
+    static func identity(of path: String) -> FileIdentity? {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return nil }
+        return FileIdentity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
+    }
+
+    struct FileIdentity: Equatable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
     /// Flushes a directory entry change to disk; best effort.
     private static func syncDirectory(_ directory: String) {
         let fd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_CLOEXEC | O_DIRECTORY)
