@@ -61,7 +61,7 @@ let package = Package(
         // Layers 3–4: the service that enforces each app's authorization over the engine, and its
         // in-process transport.
         .target(name: "LocationAccess", dependencies: [
-            "LocationGeodesy",
+            "LocationGeodesy", "LocationPersistence",
             "LocationProtocol", "LocationCore", "LocationEngine", "LocationPolicy",
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -100,7 +100,7 @@ let package = Package(
         // else the engine, store and prompts in the process (the embedded default).
         .target(name: "LocationBootstrap", dependencies: [
             "LocationProtocol", "LocationCore", "LocationSources", "LocationEngine", "LocationPolicy",
-            "LocationPolicyAdapters", "LocationAccess", "LocationDaemonClient",
+            "LocationPolicyAdapters", "LocationAccess", "LocationDaemonClient", "LocationPersistence",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Layer 5: Apple's API.

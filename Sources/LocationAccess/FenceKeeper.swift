@@ -1,6 +1,7 @@
 import Foundation
 import LocationCore
 import LocationEngine
+import LocationPersistence
 import LocationProtocol
 import Logging
 
@@ -50,9 +51,9 @@ final class FenceKeeper: @unchecked Sendable {
         self.logger = logger
         self.publishRegions = publishRegions
         self.send = send
-        for (app, groups) in storage.loadAll() {
+        for (app, fences) in storage.loadEveryApp(logger: logger) {
             let state = AppState()
-            for (group, stored) in groups {
+            for (group, stored) in fences.groups {
                 state.groups[group] = GroupState(stored)
             }
             appStates[app] = state
@@ -129,9 +130,10 @@ final class FenceKeeper: @unchecked Sendable {
         let state = appState(app)
         let address = Address(app: app, group: group, identifier: definition.identifier)
         if let problem = validate(definition, group: group, state: state) {
-            // A region that cannot be watched is refused; a monitor keeps the condition,
-            // unmonitored, so that the app sees why in its record and events.
-            guard group != .regions else {
+            // A region that cannot be watched is refused, and so is a condition that is not a
+            // place; a monitor keeps any other condition, unmonitored, so that the app sees why in
+            // its record and events.
+            guard group != .regions, !Self.isMalformed(definition, in: group) else {
                 return send(client, group, .failed(identifier: definition.identifier, problem))
             }
             let record = FenceRecord(definition: definition, lastEvent: FenceEvent(
@@ -301,6 +303,7 @@ final class FenceKeeper: @unchecked Sendable {
     }
 
     private func validate(_ definition: FenceDefinition, group: FenceGroup, state: AppState) -> FenceIssue? {
+        if Self.isMalformed(definition, in: group) { return .invalidRegion }
         switch definition.condition {
         case let .circle(latitude, longitude, radius):
             guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180,
@@ -308,7 +311,6 @@ final class FenceKeeper: @unchecked Sendable {
         case .beacon:
             return .unsupported
         }
-        guard !definition.identifier.isEmpty else { return .invalidRegion }
         let replacing = state.groups[group]?.records[definition.identifier] != nil
         let count = state.groups.values.reduce(0) { $0 + $1.records.values.filter { $0.lastEvent.state != .unmonitored }.count }
         if !replacing, count >= limits.fencesPerApp { return .limitExceeded }
@@ -343,9 +345,9 @@ final class FenceKeeper: @unchecked Sendable {
         var ok = true
         for app in dirty.sorted() {
             publishRegions(app, appStates[app]?.groups[.regions]?.orderedRecords ?? [])
-            let groups = appStates[app]?.groups.mapValues(\.stored) ?? [:]
+            let fences = StoredFences(groups: appStates[app]?.groups.mapValues(\.stored) ?? [:])
             do {
-                try storage.save(groups, app: app)
+                try storage.save(fences, appID: app)
             } catch {
                 ok = false
                 logger.error("could not save fences", metadata: ["app": "\(app)", "error": "\(error)"])
@@ -353,6 +355,20 @@ final class FenceKeeper: @unchecked Sendable {
         }
         dirty.removeAll()
         return ok
+    }
+
+    /// The longest identifier or monitor name kept, in bytes of UTF-8 (what the fence file holds).
+    static let maximumNameBytes = 1024
+
+    /// A fence that could never be watched or kept: a circle that is no place on Earth (a centre
+    /// out of range, a radius that is not a positive number), or an empty or overlong name.
+    private static func isMalformed(_ definition: FenceDefinition, in group: FenceGroup) -> Bool {
+        let identifierBytes = definition.identifier.utf8.count
+        guard identifierBytes > 0, identifierBytes <= maximumNameBytes else { return true }
+        if case .monitor(let name) = group, name.utf8.count > maximumNameBytes { return true }
+        guard case let .circle(latitude, longitude, radius) = definition.condition else { return false }
+        return !(latitude.isFinite && longitude.isFinite && abs(latitude) <= 90 && abs(longitude) <= 180
+                 && radius.isFinite && radius > 0)
     }
 
     private static func issue(_ authorization: EffectiveAuthorization) -> FenceIssue? {
@@ -386,12 +402,12 @@ private final class GroupState {
 
     init() {}
 
-    init(_ stored: StoredFenceGroup) {
+    init(_ stored: StoredFences.Group) {
         for record in stored.records where records[record.definition.identifier] == nil {
             records[record.definition.identifier] = record
             order.append(record.definition.identifier)
         }
-        pending = stored.pending
+        pending = stored.pendingEvents
     }
 
     var orderedRecords: [FenceRecord] { order.compactMap { records[$0] } }
@@ -410,5 +426,5 @@ private final class GroupState {
             return before
         }
     }
-    var stored: StoredFenceGroup { StoredFenceGroup(records: orderedRecords, pending: pending) }
+    var stored: StoredFences.Group { StoredFences.Group(records: orderedRecords, pendingEvents: pending) }
 }

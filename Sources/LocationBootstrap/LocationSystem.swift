@@ -4,6 +4,7 @@ import LocationCore
 import LocationDaemonClient
 import LocationEngine
 import LocationPolicy
+import LocationPersistence
 import LocationPolicyAdapters
 import LocationProtocol
 import LocationSources
@@ -57,20 +58,33 @@ package struct LocationSystem: Sendable {
             provider = daemon
         } else {
             logger.debug("no locationd found; running the location engine in this process")
-            provider = inProcessService(logger: logger)
+            provider = inProcessService(app: resolved.identity.id, logger: logger)
         }
         return LocationSystem(provider: provider, app: resolved.identity, info: resolved.info, process: ProcessStamp.current())
     }()
 
     /// The engine, store and prompts inside the app's own process (no `locationd`).
-    private static func inProcessService(logger: Logger) -> LocationService {
+    private static func inProcessService(app: String, logger: Logger) -> LocationService {
         let engine = LocationEngine(loop: RealtimeLoop(), sources: SourceConfiguration.configuredSources(logger: logger))
-        let store = SQLiteAuthorizationStore(directory: SQLiteAuthorizationStore.defaultDirectory())
+        let stateDirectory = SQLiteAuthorizationStore.defaultDirectory()
+        let store = SQLiteAuthorizationStore(directory: stateDirectory)
         let limits = FenceLimits.configured { logger.error("\($0)") }
         let service = LocationService(
             engine: engine, store: store, prompter: PrompterChain.defaultPrompter(),
-            isAlive: { ProcessStamp.isAlive($0) }, fenceLimits: limits)
+            isAlive: { ProcessStamp.isAlive($0) }, fenceStorage: fenceStorage(in: stateDirectory, app: app, logger: logger),
+            fenceLimits: limits)
         service.startWatchingStore()
         return service
+    }
+
+    /// The app's own file among the sealed fence files `locationd` keeps for this user, so its
+    /// fences survive whichever runs.
+    private static func fenceStorage(in stateDirectory: URL, app: String, logger: Logger) -> any FenceStorage {
+        do {
+            return OneAppFenceStorage(store: try FenceStore(stateDirectory: stateDirectory, logger: logger), appID: app)
+        } catch {
+            logger.error("fences will not be kept across launches", metadata: ["error": "\(error)"])
+            return MemoryFenceStorage()
+        }
     }
 }

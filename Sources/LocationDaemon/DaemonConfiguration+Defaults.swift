@@ -1,4 +1,5 @@
 import Foundation
+import LocationAccess
 import LocationPersistence
 import LocationPolicy
 import LocationPolicyAdapters
@@ -40,6 +41,21 @@ extension DaemonConfiguration {
         } catch {
             logger.error("the last known location will not be kept across restarts", metadata: ["error": "\(error)"])
             return nil
+        }
+    }
+}
+
+extension DaemonConfiguration {
+    /// Each user's fences as sealed files in `directory` (`fences/UID/`); a user whose key cannot
+    /// be loaded or made keeps fences in memory only (logged), rather than losing the service.
+    public static func standardFenceStorage(in directory: URL, logger: Logger) -> @Sendable (uid_t) -> any FenceStorage {
+        { uid in
+            do {
+                return try FenceStore(stateDirectory: directory, user: uid, logger: logger)
+            } catch {
+                logger.error("fences will not be kept across restarts", metadata: ["uid": "\(uid)", "error": "\(error)"])
+                return MemoryFenceStorage()
+            }
         }
     }
 }

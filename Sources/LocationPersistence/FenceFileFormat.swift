@@ -24,12 +24,18 @@ enum FenceFileFormat {
     static let magic = "corelocation.fences"
     static let version = 1
 
-    /// Limits of the file, far above what the service lets an app keep (20 fences): they bound the
-    /// work a damaged or hostile file can cause, not what apps may do.
-    static let maximumBytes = 4 << 20
-    static let maximumGroups = 256
-    static let maximumFencesPerGroup = 1000
-    static let maximumPendingEventsPerGroup = 1000
+    /// Limits of the file: they bound the work a damaged or hostile file can cause. Apple lets an
+    /// app keep 20 fences, but an embedded or server app may be allowed far more
+    /// (`CORELOCATION_FENCE_LIMIT`, `locationd --fence-limit`): a million fences of ~250 bytes each
+    /// fit.
+    struct Limits {
+        var bytes = 512 << 20
+        var groups = 256
+        var fencesPerGroup = 1_000_000
+        var pendingEventsPerGroup = 1000
+
+        static let standard = Limits()
+    }
     /// Fence identifiers and monitor names, in UTF-8.
     static let maximumIdentifierBytes = 1024
     /// A bundle identifier or an executable's path (`PATH_MAX`), in UTF-8.
@@ -39,15 +45,15 @@ enum FenceFileFormat {
 
     /// The fences of `appID` in `data`.
     /// - Throws: ``FenceFileError``; `foreign` when the file names another app.
-    static func decode(_ data: Data, appID: String) throws(FenceFileError) -> StoredFences {
-        let (stored, fences) = try decodeAnyApp(data)
+    static func decode(_ data: Data, appID: String, limits: Limits = .standard) throws(FenceFileError) -> StoredFences {
+        let (stored, fences) = try decodeAnyApp(data, limits: limits)
         guard stored == appID else { throw .foreign(storedAppID: stored, expectedAppID: appID) }
         return fences
     }
 
     /// The app a file names and its fences, whichever app that is.
-    static func decodeAnyApp(_ data: Data) throws(FenceFileError) -> (appID: String, fences: StoredFences) {
-        guard data.count <= maximumBytes else { throw .invalid("\(data.count) bytes, above the limit of \(maximumBytes)") }
+    static func decodeAnyApp(_ data: Data, limits: Limits = .standard) throws(FenceFileError) -> (appID: String, fences: StoredFences) {
+        guard data.count <= limits.bytes else { throw .invalid("\(data.count) bytes, above the limit of \(limits.bytes)") }
         let header: FenceFileHeaderDTO
         do {
             header = try JSONDecoder().decode(FenceFileHeaderDTO.self, from: data)
@@ -66,17 +72,17 @@ enum FenceFileFormat {
             throw .invalid(describe(error))
         }
         try checkAppID(file.app)
-        return (file.app, try fences(file.groups))
+        return (file.app, try fences(file.groups, limits: limits))
     }
 
-    private static func fences(_ dtos: [FenceGroupDTO]) throws(FenceFileError) -> StoredFences {
-        guard dtos.count <= maximumGroups else { throw .invalid("\(dtos.count) groups, above the limit of \(maximumGroups)") }
+    private static func fences(_ dtos: [FenceGroupDTO], limits: Limits) throws(FenceFileError) -> StoredFences {
+        guard dtos.count <= limits.groups else { throw .invalid("\(dtos.count) groups, above the limit of \(limits.groups)") }
         var groups: [FenceGroup: StoredFences.Group] = [:]
         for (index, dto) in dtos.enumerated() {
             let path = "groups[\(index)]"
             let group = try fenceGroup(dto, at: path)
             guard groups[group] == nil else { throw .invalid("\(path): \(describe(group)) appears twice") }
-            groups[group] = try groupContents(dto, at: path)
+            groups[group] = try groupContents(dto, at: path, limits: limits)
         }
         return StoredFences(groups: groups)
     }
@@ -95,12 +101,12 @@ enum FenceFileFormat {
         }
     }
 
-    private static func groupContents(_ dto: FenceGroupDTO, at path: String) throws(FenceFileError) -> StoredFences.Group {
-        guard dto.fences.count <= maximumFencesPerGroup else {
-            throw .invalid("\(path).fences: \(dto.fences.count) fences, above the limit of \(maximumFencesPerGroup)")
+    private static func groupContents(_ dto: FenceGroupDTO, at path: String, limits: Limits) throws(FenceFileError) -> StoredFences.Group {
+        guard dto.fences.count <= limits.fencesPerGroup else {
+            throw .invalid("\(path).fences: \(dto.fences.count) fences, above the limit of \(limits.fencesPerGroup)")
         }
-        guard dto.pending.count <= maximumPendingEventsPerGroup else {
-            throw .invalid("\(path).pending: \(dto.pending.count) events, above the limit of \(maximumPendingEventsPerGroup)")
+        guard dto.pending.count <= limits.pendingEventsPerGroup else {
+            throw .invalid("\(path).pending: \(dto.pending.count) events, above the limit of \(limits.pendingEventsPerGroup)")
         }
         guard !dto.fences.isEmpty || !dto.pending.isEmpty else { throw .invalid("\(path): an empty group") }
         var records: [FenceRecord] = []
@@ -215,8 +221,8 @@ enum FenceFileFormat {
 
     /// The file's plaintext for `fences` of `appID`.
     /// - Throws: ``FenceFileError``: `invalid` for a value the reader would refuse (a fence's last event
-    ///   naming another fence included), `tooLarge` above ``maximumBytes``.
-    static func encode(_ fences: StoredFences, appID: String) throws(FenceFileError) -> Data {
+    ///   naming another fence included), `tooLarge` above the byte limit.
+    static func encode(_ fences: StoredFences, appID: String, limits: Limits = .standard) throws(FenceFileError) -> Data {
         let groups = fences.groups.filter { !$0.value.isEmpty }.sorted { $0.key < $1.key }
         var dtos: [FenceGroupDTO] = []
         for (index, (group, contents)) in groups.enumerated() {
@@ -230,14 +236,14 @@ enum FenceFileFormat {
         let file = FenceFileDTO(format: magic, version: version, app: appID, groups: dtos)
         // The reader's checks, on the very values written: nothing is written that would not read back.
         try checkAppID(appID)
-        _ = try Self.fences(dtos)
+        _ = try Self.fences(dtos, limits: limits)
         let data: Data
         do {
             data = try encoder.encode(file)
         } catch {
             throw .invalid("encoding failed: \(error)")
         }
-        guard data.count <= maximumBytes else { throw .tooLarge(bytes: data.count, limit: maximumBytes) }
+        guard data.count <= limits.bytes else { throw .tooLarge(bytes: data.count, limit: limits.bytes) }
         return data
     }
 

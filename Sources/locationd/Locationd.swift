@@ -74,6 +74,7 @@ struct Locationd: ParsableCommand {
             sources: try makeSources(logger: logger),
             storeFactory: DaemonConfiguration.standardStores(in: stateDirectory),
             lastLocationStore: DaemonConfiguration.standardLastLocationStore(in: stateDirectory, logger: logger),
+            fenceStorageFactory: DaemonConfiguration.standardFenceStorage(in: stateDirectory, logger: logger),
             fenceLimits: FenceLimits(fencesPerApp: fenceLimit))
         let daemon = LocationDaemon(configuration: configuration, logger: logger)
         try daemon.start()

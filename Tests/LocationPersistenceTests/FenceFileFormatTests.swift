@@ -215,17 +215,19 @@ import Testing
         func file(_ groups: [String]) -> Data {
             Data(#"{"app":"a","format":"corelocation.fences","groups":[\#(groups.joined(separator: ","))],"version":1}"#.utf8)
         }
-        #expect(try FenceFileFormat.decode(file([group(fences: 1000, pending: 1000)]), appID: "a")[.regions].records.count == 1000)
+        // Smaller limits than the standard ones (a million fences, 512 MiB), checked the same way.
+        let limits = FenceFileFormat.Limits(bytes: 4 << 20, groups: 256, fencesPerGroup: 1000, pendingEventsPerGroup: 1000)
+        #expect(try FenceFileFormat.decode(file([group(fences: 1000, pending: 1000)]), appID: "a", limits: limits)[.regions].records.count == 1000)
         #expect(throws: FenceFileError.invalid("groups[0].fences: 1001 fences, above the limit of 1000")) {
-            try FenceFileFormat.decode(file([group(fences: 1001, pending: 0)]), appID: "a")
+            try FenceFileFormat.decode(file([group(fences: 1001, pending: 0)]), appID: "a", limits: limits)
         }
         #expect(throws: FenceFileError.invalid("groups[0].pending: 1001 events, above the limit of 1000")) {
             try FenceFileFormat.decode(file([group(fences: 0, pending: 1001)]), appID: "a")
         }
         let monitors = (0..<257).map { #"{"fences":[],"kind":"monitor","name":"m\#($0)","pending":[{"date":0,"identifier":"f","state":"inside"}]}"# }
         #expect(throws: FenceFileError.invalid("257 groups, above the limit of 256")) { try FenceFileFormat.decode(file(monitors), appID: "a") }
-        let huge = Data(repeating: 0x20, count: FenceFileFormat.maximumBytes + 1)
-        #expect(throws: FenceFileError.invalid("4194305 bytes, above the limit of 4194304")) { try FenceFileFormat.decode(huge, appID: "a") }
+        let huge = Data(repeating: 0x20, count: limits.bytes + 1)
+        #expect(throws: FenceFileError.invalid("4194305 bytes, above the limit of 4194304")) { try FenceFileFormat.decode(huge, appID: "a", limits: limits) }
     }
 
     // MARK: - Refused on writing
@@ -262,7 +264,8 @@ import Testing
         for group in 0..<5 {
             fences[.monitor("m\(group)")] = StoredFences.Group(records: (0..<1000).map { FenceFixtures.circle("\(long)\($0)", 0, 0) })
         }
-        let error = #expect(throws: FenceFileError.self) { try FenceFileFormat.encode(fences, appID: Self.app) }
+        let limits = FenceFileFormat.Limits(bytes: 4 << 20)
+        let error = #expect(throws: FenceFileError.self) { try FenceFileFormat.encode(fences, appID: Self.app, limits: limits) }
         guard case .tooLarge(let bytes, 4 << 20)? = error else {
             Issue.record("expected tooLarge, got \(String(describing: error))")
             return
