@@ -4,11 +4,12 @@
 //     corelocation-example [COUNT] [--timestamps] [--threads] [--spin-in-callback]
 //                          [--dispatch-main] [--run-until] [--in-main-block | --in-main-actor-task]
 //     corelocation-example --reverse LAT LON [--dispatch-main]
+//     corelocation-example --regions [--monitor LAT,LON,RADIUS,ID]…
 //
 // prints COUNT locations (default 5) as lines, then exits (`--timestamps` adds each location's
 // timestamp, seconds since 1970). With `--reverse` it reverse-geocodes the coordinate with
 // `CLGeocoder` instead and prints the placemark (or the error code) and whether the completion
-// handler ran on the main thread.
+// handler ran on the main thread. With `--regions` it monitors regions instead (`RegionPrinter`).
 //
 // The main thread serves callbacks the ways apps do, and Linux supports them all:
 // `RunLoop.main.run()` (the default), `dispatchMain()` (`--dispatch-main`), or
@@ -125,6 +126,7 @@ func reverseGeocode(_ values: [String]) {
 let arguments = CommandLine.arguments.dropFirst()
 let spinsRunUntil = arguments.contains("--run-until")
 var printer: LocationPrinter?
+var regionPrinter: RegionPrinter?
 
 @MainActor func startPrinting() {
     printer = LocationPrinter(
@@ -133,7 +135,15 @@ var printer: LocationPrinter?
     if spinsRunUntil { spinMainRunLoop() }
 }
 
-if let flag = arguments.firstIndex(of: "--reverse") {
+if arguments.contains("--regions") {
+    let values = zip(arguments, arguments.dropFirst()).filter { $0.0 == "--monitor" }.map(\.1)
+    let regions = values.compactMap(RegionPrinter.region)
+    guard regions.count == values.count else {
+        FileHandle.standardError.write(Data("usage: corelocation-example --regions [--monitor LAT,LON,RADIUS,ID]…\n".utf8))
+        exit(64)
+    }
+    regionPrinter = RegionPrinter(regions: regions)
+} else if let flag = arguments.firstIndex(of: "--reverse") {
     reverseGeocode(Array(arguments[(flag + 1)...].filter { !$0.hasPrefix("--") }))
 } else if arguments.contains("--in-main-block") {
     DispatchQueue.main.async { MainActor.assumeIsolated { startPrinting() } }
