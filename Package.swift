@@ -123,6 +123,9 @@ let package = Package(
         .target(name: "CAsyncMainRunLoop"),
         // One temporary directory and one `eventually` for every test target (not a product).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // Real recorded GPS tracks (Apache-2.0, from gpxpy) and the exact times they cross circles.
+        .target(name: "TrackFixtures", dependencies: ["LocationGeodesy", "LocationSources"], path: "Tests/TrackFixtures",
+                resources: [.copy("Tracks")]),
         // A seeded generator (SplitMix64) shared by the tests and the benchmarks.
         .target(name: "SeededRandom"),
         // epoll and eventfd for the benchmark's client (Glibc's Swift module leaves them out).
@@ -141,7 +144,7 @@ let package = Package(
         .testTarget(name: "LocationGeodesyTests", dependencies: ["LocationGeodesy", "SeededRandom"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "LocationNMEATests", dependencies: ["LocationNMEA", "SeededRandom"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "LocationSourcesTests", dependencies: ["TestSupport", 
+        .testTarget(name: "LocationSourcesTests", dependencies: ["TestSupport", "TrackFixtures",
             "LocationSources", "LocationProtocol", "LocationCore", "LocationGeodesy", "LocationNMEA", "SeededRandom",
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "LocationEngineTests", dependencies: [
@@ -174,7 +177,7 @@ let package = Package(
             "CoreLocation", "CoreLocationTesting", "LocationProtocol", "LocationCore", "LocationBootstrap",
             "LocationEngine", "LocationPolicy", "LocationAccess", "LocationSources", "LocationPlaces",
         ]),
-        .testTarget(name: "locationctlTests", dependencies: ["LocationEngine", "LocationSources", "TestSupport", 
+        .testTarget(name: "locationctlTests", dependencies: ["LocationEngine", "LocationSources", "TestSupport", "TrackFixtures",
             "locationctl", "locationd", "corelocation-example", "corelocation-async-example",
             "LocationProtocol", "LocationCore", "LocationGeodesy",
             "LocationPolicy", "LocationPolicyAdapters", "LocationDaemonClient", "LocationPlaces",
