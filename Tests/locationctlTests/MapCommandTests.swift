@@ -101,6 +101,30 @@ struct DriveWithFences {
     }
 }
 
+/// What `map` reads of a source: to its end, one lap, one fix, or a given span.
+@Suite struct SourceReadingTests {
+    @Test func aRecordedTrackIsReadToItsEnd() throws {
+        let fixes = try SourceReading.fixes(of: try SourceSpec(RealTrack.visnjanDrive.spec))
+        #expect(fixes.count == 515, "0 s to 514 s, every second")
+        let positions = RealTrack.visnjanDrive.positions
+        #expect(fixes.last.map { abs($0.latitude - positions[positions.count - 1].latitude) < 1e-9 } == true)
+    }
+
+    @Test func aBuiltInRouteIsReadForOneLap() throws {
+        let fixes = try SourceReading.fixes(of: .simulation(.walk))
+        #expect(fixes.count == Int(BuiltInRoute.walk.track.duration) + 1)
+        let first = try #require(fixes.first), last = try #require(fixes.last)
+        #expect(Geodesic.wgs84.distance(latitude1: first.latitude, longitude1: first.longitude,
+                                        latitude2: last.latitude, longitude2: last.longitude) < 1, "the lap closes")
+    }
+
+    @Test func aFixedPointGivesOneFixAndALimitCutsTheReading() throws {
+        #expect(try SourceReading.fixes(of: .fixed(latitude: 1, longitude: 2, horizontalAccuracy: 5)).count == 1)
+        #expect(try SourceReading.fixes(of: .simulation(.run, speed: 60), limit: 60).count == 61)
+        #expect(try SourceReading.fixes(of: try SourceSpec(RealTrack.cerknicaWalk.spec), limit: 0).count == 1)
+    }
+}
+
 @Suite struct MapProjectionTests {
     @Test func distancesAreTrueToScale() {
         let area = (x: 0.0, y: 0.0, width: 1000.0, height: 1000.0)
