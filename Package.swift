@@ -122,10 +122,13 @@ let package = Package(
         // An async `main` serves the main actor from the main run loop, as on Darwin, so delegate
         // callbacks arrive after an `await` in top-level code (linked into every CoreLocation app).
         .target(name: "CAsyncMainRunLoop"),
-        // One temporary directory and one `eventually` for every test target (not a product).
+        // What every test target shares: a temporary directory, `eventually`, a straight-line drive (not a product).
         .target(name: "TestSupport", dependencies: [
             "LocationCore", "LocationGeodesy", "LocationProtocol", "LocationSources", "SeededRandom",
         ], path: "Tests/TestSupport"),
+        // Real recorded GPS tracks (Apache-2.0, from gpxpy) and the exact times they cross circles.
+        .target(name: "TrackFixtures", dependencies: ["LocationGeodesy", "LocationSources"], path: "Tests/TrackFixtures",
+                resources: [.copy("Tracks")]),
         // A seeded generator (SplitMix64) shared by the tests and the benchmarks.
         .target(name: "SeededRandom"),
         // epoll and eventfd for the benchmark's client (Glibc's Swift module leaves them out).
@@ -144,7 +147,7 @@ let package = Package(
         .testTarget(name: "LocationGeodesyTests", dependencies: ["LocationGeodesy", "SeededRandom"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "LocationNMEATests", dependencies: ["LocationNMEA", "SeededRandom"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "LocationSourcesTests", dependencies: ["TestSupport", 
+        .testTarget(name: "LocationSourcesTests", dependencies: ["TestSupport", "TrackFixtures",
             "LocationSources", "LocationProtocol", "LocationCore", "LocationGeodesy", "LocationNMEA", "SeededRandom",
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "LocationEngineTests", dependencies: [
@@ -178,7 +181,7 @@ let package = Package(
             "CoreLocation", "CoreLocationTesting", "LocationProtocol", "LocationCore", "LocationBootstrap",
             "LocationEngine", "LocationPolicy", "LocationAccess", "LocationSources", "LocationPlaces", "LocationGeodesy",
         ]),
-        .testTarget(name: "locationctlTests", dependencies: ["LocationEngine", "LocationSources", "TestSupport", 
+        .testTarget(name: "locationctlTests", dependencies: ["LocationEngine", "LocationSources", "TestSupport", "TrackFixtures",
             "locationctl", "locationd", "corelocation-example", "corelocation-async-example",
             "LocationProtocol", "LocationCore", "LocationGeodesy",
             "LocationPolicy", "LocationPolicyAdapters", "LocationDaemonClient", "LocationPlaces",

@@ -82,16 +82,17 @@ public final class LocationTestHarness: @unchecked Sendable {
     }
 
     /// A world with one source made from a spec such as `sim:walk` or `fixed:52.52,13.40`, for an
-    /// app whose Info.plist has both usage descriptions.
+    /// app whose Info.plist has both usage descriptions. `speed`: simulated seconds per second of
+    /// virtual time; nil: the spec's own `?speed=N`, else 1.
     /// - Throws: when the spec names no source (the error says which specs exist).
     public convenience init(
-        source spec: String, speed: Double = 1, answer: Answer? = .allowWhileUsing(precise: true)
+        source spec: String, speed: Double? = nil, answer: Answer? = .allowWhileUsing(precise: true)
     ) throws {
         try self.init(source: spec, speed: speed, app: Self.defaultApp, info: Self.defaultInfo, answer: answer)
     }
 
     package convenience init(
-        source spec: String, speed: Double = 1, app: AppIdentity,
+        source spec: String, speed: Double? = nil, app: AppIdentity,
         info: AppInfo = LocationTestHarness.defaultInfo, answer: Answer? = .allowWhileUsing(precise: true)
     ) throws {
         let source = try SourceSpec(spec).makeSource(speed: speed)

@@ -30,7 +30,9 @@ extension SourceConfiguration {
         return configuration.makeSources(logger: logger)
     }
 
-    /// One source per spec; a spec that cannot be made into a source is logged and skipped.
+    /// One source per spec; a spec that cannot be made into a source is logged and skipped. Each
+    /// replay runs at its spec's own `speed=` (`sim:walk?speed=60`), so an app's hour of driving can
+    /// replay in a minute with no change to the app.
     public func makeSources(logger: Logger = Logger(label: "corelocation.sources")) -> [any LocationSource] {
         specs.compactMap { spec in
             do {

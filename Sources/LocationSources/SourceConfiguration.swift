@@ -11,7 +11,9 @@ import LocationCore
 /// 3. the system's file `/etc/corelocation/sources`.
 ///
 /// A file holds one spec per line; blank lines and `#` comments are ignored. With several
-/// sources the engine runs the cheapest one that satisfies current demand.
+/// sources the engine runs the cheapest one that satisfies current demand. Replays honour their
+/// spec's `?speed=N` (e.g. `CORELOCATION_SOURCE='gpx:drive.gpx?speed=60'`: an hour-long recording
+/// plays in a minute, fixes stamped in simulated time).
 public struct SourceConfiguration: Sendable, Equatable {
     public static let environmentVariable = "CORELOCATION_SOURCE"
     public static let systemFile = URL(fileURLWithPath: "/etc/corelocation/sources")

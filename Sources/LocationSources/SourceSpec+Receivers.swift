@@ -21,27 +21,26 @@ extension SourceSpec {
         public var pace: NMEAReplayPace?
         /// `checksum=optional` (true) or `checksum=required` (false, the default).
         public var allowMissingChecksum: Bool?
+        /// `speed=N`, recorded logs at recorded pace only: recorded seconds per loop second (default 1).
+        public var speed: Double?
 
-        public init(baud: Int? = nil, pace: NMEAReplayPace? = nil, allowMissingChecksum: Bool? = nil) {
+        public init(baud: Int? = nil, pace: NMEAReplayPace? = nil, allowMissingChecksum: Bool? = nil,
+                    speed: Double? = nil) {
             self.baud = baud
             self.pace = pace
             self.allowMissingChecksum = allowMissingChecksum
+            self.speed = speed
         }
     }
 
-    static let nmeaOptionNames = ["baud", "pace", "checksum"]
+    static let nmeaOptionNames = ["baud", "pace", "speed", "checksum"]
 
     /// `PATH`, `tcp://HOST:PORT` or `-`, then optional `?key=value&…`. Everything after the first `?`
     /// is options, so a path cannot contain `?`.
     static func parseNMEA(_ value: String, spec: String) throws(SourceSpecError) -> SourceSpec {
-        let base: Substring
+        let (base, query) = splitOptions(value)
         var options = NMEAOptions()
-        if let question = value.firstIndex(of: "?") {
-            base = value[..<question]
-            options = try parseNMEAOptions(value[value.index(after: question)...])
-        } else {
-            base = Substring(value)
-        }
+        if let query { options = try parseNMEAOptions(query) }
         let target = base.trimmingCharacters(in: .whitespaces)
         guard !target.isEmpty else { throw .missingValue(scheme: "nmea", usage: Scheme.nmea.usage) }
         let endpoint: NMEAEndpoint
@@ -61,25 +60,24 @@ extension SourceSpec {
             if options.baud != nil && options.pace != nil {
                 throw .optionNotApplicable(option: "pace", target: "a serial device (baud= is given)")
             }
+            if options.baud != nil && options.speed != nil {
+                throw .optionNotApplicable(option: "speed", target: "a serial device (baud= is given)")
+            }
+            if options.pace == .max && options.speed != nil {
+                throw .optionNotApplicable(option: "speed", target: "a log replayed as fast as possible (pace=max)")
+            }
         case .tcp, .standardInput:
             let target = endpoint == .standardInput ? "standard input" : "a TCP stream"
             if options.baud != nil { throw .optionNotApplicable(option: "baud", target: target) }
             if options.pace != nil { throw .optionNotApplicable(option: "pace", target: target) }
+            if options.speed != nil { throw .optionNotApplicable(option: "speed", target: target) }
         }
         return .nmea(endpoint, options)
     }
 
     private static func parseNMEAOptions(_ query: Substring) throws(SourceSpecError) -> NMEAOptions {
         var options = NMEAOptions()
-        var seen: Set<String> = []
-        for item in query.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let key = parts[0].trimmingCharacters(in: .whitespaces).lowercased()
-            let value = parts.count == 2 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
-            guard nmeaOptionNames.contains(key) else {
-                throw .unknownOption(scheme: "nmea", option: String(parts[0]), validOptions: nmeaOptionNames)
-            }
-            guard seen.insert(key).inserted else { throw .duplicateOption(key) }
+        for (key, value) in try parseOptions(query, scheme: "nmea", valid: nmeaOptionNames) {
             switch key {
             case "baud":
                 guard value.allSatisfy(\.isASCII), let baud = Int(value), SerialPort.speed(forBaud: baud) != nil else {
@@ -92,6 +90,8 @@ extension SourceSpec {
                     throw .badOption(option: "pace", value: value, expected: "recorded or max")
                 }
                 options.pace = pace
+            case "speed":
+                options.speed = try parseSpeedOption(value)
             default:
                 switch value.lowercased() {
                 case "optional": options.allowMissingChecksum = true
@@ -164,6 +164,7 @@ extension SourceSpec {
         var query: [String] = []
         if let baud = options.baud { query.append("baud=\(baud)") }
         if let pace = options.pace { query.append("pace=\(pace.rawValue)") }
+        if let speed = options.speed { query.append("speed=\(speed)") }
         if let allow = options.allowMissingChecksum { query.append("checksum=\(allow ? "optional" : "required")") }
         return query.isEmpty ? text : text + "?" + query.joined(separator: "&")
     }
@@ -191,6 +192,7 @@ extension SourceSpec {
             let code = errno
             if code == ENOENT && path.hasPrefix("/dev/") {
                 if options.pace != nil { throw .optionNotApplicable(option: "pace", target: "a serial device") }
+                if options.speed != nil { throw .optionNotApplicable(option: "speed", target: "a serial device") }
                 return .device(path: path, baud: options.baud ?? SerialPort.defaultBaudRate)
             }
             throw .unusablePath(path, reason: errorText(code))
@@ -204,6 +206,7 @@ extension SourceSpec {
             return .file(path: path, pace: options.pace ?? .recorded)
         case S_IFCHR, S_IFIFO:
             if options.pace != nil { throw .optionNotApplicable(option: "pace", target: "a device") }
+            if options.speed != nil { throw .optionNotApplicable(option: "speed", target: "a device") }
             return .device(path: path, baud: options.baud ?? SerialPort.defaultBaudRate)
         default:
             throw .unusablePath(path, reason: "not a file or a device")

@@ -4,24 +4,29 @@ import Foundation
 ///
 /// | Spec | Source |
 /// |---|---|
-/// | `sim:NAME` | `SimulatedRouteSource` on a built-in route (`BuiltInRoute`) |
-/// | `gpx:PATH[@SPEED]` | `GPXReplaySource` replaying a GPX file; untimed points at SPEED m/s |
+/// | `sim:NAME[?speed=N]` | `SimulatedRouteSource` on a built-in route (`BuiltInRoute`) |
+/// | `gpx:PATH[@SPEED][?speed=N]` | `GPXReplaySource` replaying a GPX file; untimed points at SPEED m/s |
 /// | `fixed:LAT,LON[,ACCURACY]` | `FixedSource` (accuracy in metres, default 5) |
-/// | `nmea:PATH[?pace=max]` | `NMEASource` replaying a recorded NMEA log (a regular file) |
+/// | `nmea:PATH[?pace=max]`, `nmea:PATH[?speed=N]` | `NMEASource` replaying a recorded NMEA log (a regular file) |
 /// | `nmea:/dev/ttyUSB0[?baud=N]` | `NMEASource` on a serial receiver (a character device or named pipe; baud 4800 by default) |
 /// | `nmea:tcp://HOST:PORT` | `NMEASource` on NMEA served over TCP |
 /// | `nmea:-` | `NMEASource` on standard input |
 /// | `gpsd`, `gpsd://HOST[:PORT]` | `GPSDSource` (default 127.0.0.1:2947; IPv6 in brackets) |
 ///
-/// `nmea:` specs take `?checksum=optional` to accept sentences without a checksum; options are
-/// joined with `&`, so a path cannot contain `?`.
+/// Options follow the value after a `?` and are joined with `&` (`nmea:drive.nmea?speed=60&checksum=optional`),
+/// so a path cannot contain `?`. `speed=N` replays `sim:`, `gpx:` and recorded `nmea:` logs N times
+/// as fast as the engine's clock (simulated seconds per second; fix timestamps stay in simulated
+/// time); `gpx:`'s `@SPEED` is something else, the travel speed in m/s for points without times.
+/// `nmea:` specs also take `?checksum=optional` to accept sentences without a checksum.
 ///
 /// To add a scheme: a case in `Scheme` (with its usage and summary), a case here, a branch in
 /// `init(_:)`, `description` and `makeSource(speed:)`. Nothing else depends on the list.
 public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
-    case simulation(BuiltInRoute)
-    /// `travelSpeed`: metres per second for routes, waypoints and points without times (nil: the default).
-    case gpx(path: String, travelSpeed: Double? = nil)
+    /// `speed`: simulated seconds per loop second (`?speed=N`; nil: not given).
+    case simulation(BuiltInRoute, speed: Double? = nil)
+    /// `travelSpeed`: metres per second for routes, waypoints and points without times (nil: the default);
+    /// `speed`: simulated seconds per loop second (`?speed=N`; nil: not given).
+    case gpx(path: String, travelSpeed: Double? = nil, speed: Double? = nil)
     case fixed(latitude: Double, longitude: Double, horizontalAccuracy: Double)
     case nmea(NMEAEndpoint, NMEAOptions = NMEAOptions())
     case gpsd(host: String = GPSDSource.defaultHost, port: Int = GPSDSource.defaultPort)
@@ -33,10 +38,10 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
         /// How to write a spec of this scheme.
         public var usage: String {
             switch self {
-            case .sim: "sim:NAME"
-            case .gpx: "gpx:PATH[@SPEED]"
+            case .sim: "sim:NAME[?speed=N]"
+            case .gpx: "gpx:PATH[@SPEED][?speed=N]"
             case .fixed: "fixed:LAT,LON[,ACCURACY]"
-            case .nmea: "nmea:PATH|tcp://HOST:PORT|-[?baud=N&pace=max&checksum=optional]"
+            case .nmea: "nmea:PATH|tcp://HOST:PORT|-[?baud=N&pace=max&speed=N&checksum=optional]"
             case .gpsd: "gpsd[://HOST[:PORT]]"
             }
         }
@@ -44,10 +49,10 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
         /// One line for help.
         public var summary: String {
             switch self {
-            case .sim: "a built-in simulated route, repeated forever"
-            case .gpx: "replay a GPX file (tracks at recorded pace; routes and waypoints at SPEED m/s, default \(GPXReplaySource.defaultTravelSpeed))"
+            case .sim: "a built-in simulated route, repeated forever (speed=N: N times as fast)"
+            case .gpx: "replay a GPX file (tracks at recorded pace; routes and waypoints at SPEED m/s, default \(GPXReplaySource.defaultTravelSpeed); speed=N: N times as fast)"
             case .fixed: "a fixed point; accuracy in metres, default \(Int(SourceSpec.defaultFixedAccuracy))"
-            case .nmea: "an NMEA 0183 receiver: a serial device (baud default \(SerialPort.defaultBaudRate)), a TCP stream, standard input (-), or a log file replayed (at recorded pace; pace=max: as fast as possible)"
+            case .nmea: "an NMEA 0183 receiver: a serial device (baud default \(SerialPort.defaultBaudRate)), a TCP stream, standard input (-), or a log file replayed (at recorded pace, speed=N: N times as fast; pace=max: as fast as possible)"
             case .gpsd: "the gpsd daemon (default \(GPSDSource.defaultHost):\(GPSDSource.defaultPort)), watched only while locations are needed"
             }
         }
@@ -64,8 +69,8 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
     /// Parses a spec. The scheme is case-insensitive; whitespace around numbers is ignored.
     ///
     /// - Throws: `SourceSpecError` for an unknown or missing scheme, an unknown route, a malformed
-    ///   number, a coordinate out of range or a negative accuracy. A GPX path is not checked here:
-    ///   `makeSource` reads the file.
+    ///   number, a coordinate out of range, a negative accuracy, or an option the scheme does not
+    ///   take or with a bad value (`speed=0`). A GPX path is not checked here: `makeSource` reads the file.
     public init(_ text: String) throws(SourceSpecError) {
         let valid = Scheme.allCases.map(\.rawValue)
         if text.trimmingCharacters(in: .whitespaces).lowercased() == "gpsd" {
@@ -84,10 +89,7 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
         guard !trimmed.isEmpty else { throw .missingValue(scheme: scheme.rawValue, usage: scheme.usage) }
         switch scheme {
         case .sim:
-            guard let route = BuiltInRoute(name: trimmed.lowercased()) else {
-                throw .unknownRoute(trimmed, validRoutes: BuiltInRoute.allCases.map(\.name))
-            }
-            self = .simulation(route)
+            self = try Self.parseSimulation(trimmed)
         case .gpx:
             self = try Self.parseGPX(trimmed)
         case .fixed:
@@ -99,16 +101,45 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// `PATH@SPEED`: the suffix counts only when it is a number, so a path may contain `@`.
-    private static func parseGPX(_ value: String) throws(SourceSpecError) -> SourceSpec {
-        guard let at = value.lastIndex(of: "@"), let speed = parseDecimal(value[value.index(after: at)...]) else {
-            return .gpx(path: value)
+    /// `NAME[?speed=N]`.
+    private static func parseSimulation(_ value: String) throws(SourceSpecError) -> SourceSpec {
+        let (base, query) = splitOptions(value)
+        let name = base.trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty else { throw .missingValue(scheme: "sim", usage: Scheme.sim.usage) }
+        guard let route = BuiltInRoute(name: name.lowercased()) else {
+            throw .unknownRoute(name, validRoutes: BuiltInRoute.allCases.map(\.name))
         }
-        guard speed.isFinite, speed > 0 else { throw .badSpeed(speed) }
-        return .gpx(path: String(value[..<at]).trimmingCharacters(in: .whitespaces), travelSpeed: speed)
+        return .simulation(route, speed: try parseReplaySpeed(query, scheme: "sim"))
+    }
+
+    /// `PATH[@SPEED][?speed=N]`: the `@` suffix counts only when it is a number, so a path may contain `@`.
+    private static func parseGPX(_ value: String) throws(SourceSpecError) -> SourceSpec {
+        let (base, query) = splitOptions(value)
+        let speed = try parseReplaySpeed(query, scheme: "gpx")
+        let text = base.trimmingCharacters(in: .whitespaces)
+        guard !text.isEmpty else { throw .missingValue(scheme: "gpx", usage: Scheme.gpx.usage) }
+        guard let at = text.lastIndex(of: "@"), let travelSpeed = parseDecimal(text[text.index(after: at)...]) else {
+            return .gpx(path: text, speed: speed)
+        }
+        guard travelSpeed.isFinite, travelSpeed > 0 else { throw .badSpeed(travelSpeed) }
+        return .gpx(path: String(text[..<at]).trimmingCharacters(in: .whitespaces), travelSpeed: travelSpeed, speed: speed)
+    }
+
+    /// The options of `sim:` and `gpx:`: `speed=N` alone (nil when the query names none).
+    private static func parseReplaySpeed(_ query: Substring?, scheme: String) throws(SourceSpecError) -> Double? {
+        guard let query else { return nil }
+        var speed: Double?
+        for item in try parseOptions(query, scheme: scheme, valid: ["speed"]) {
+            speed = try parseSpeedOption(item.value)
+        }
+        return speed
     }
 
     private static func parseFixed(_ value: String, spec: String) throws(SourceSpecError) -> SourceSpec {
+        if let query = splitOptions(value).query {
+            let option = query.split(separator: "=").first.map(String.init) ?? ""
+            throw .unknownOption(scheme: "fixed", option: option, validOptions: [])
+        }
         let fields = value.split(separator: ",", omittingEmptySubsequences: false)
         guard fields.count == 2 || fields.count == 3 else {
             throw .wrongFieldCount(spec: spec, usage: Scheme.fixed.usage)
@@ -141,8 +172,9 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
     /// The spec in its canonical spelling; parsing it gives this value back.
     public var description: String {
         switch self {
-        case .simulation(let route): "sim:\(route.name)"
-        case .gpx(let path, let travelSpeed): "gpx:\(path)" + (travelSpeed.map { "@\($0)" } ?? "")
+        case .simulation(let route, let speed): "sim:\(route.name)" + Self.speedQuery(speed)
+        case .gpx(let path, let travelSpeed, let speed):
+            "gpx:\(path)" + (travelSpeed.map { "@\($0)" } ?? "") + Self.speedQuery(speed)
         case .fixed(let latitude, let longitude, let accuracy): "fixed:\(latitude),\(longitude),\(accuracy)"
         case .nmea(let endpoint, let options): Self.nmeaDescription(endpoint, options)
         case .gpsd(let host, let port): "gpsd://" + TCPOpener.hostPort(host, port)
@@ -152,16 +184,18 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
     /// Makes the source.
     ///
     /// - Parameter speed: simulated seconds per loop second for simulated routes, GPX replays and NMEA
-    ///   logs replayed at recorded pace (a fixed point and live receivers ignore it).
+    ///   logs replayed at recorded pace (a fixed point and live receivers ignore it). Nil: the spec's
+    ///   own `speed=` (``speed``), else 1. A speed given here wins over the spec's.
     /// - Throws: `SourceSpecError.badSpeed` when `speed` is not a positive finite number; `GPXError` when
     ///   the GPX file cannot be used; `SourceSpecError.unusablePath` or `.optionNotApplicable` when an
     ///   `nmea:` path is missing, unreadable, or not what its options say.
-    public func makeSource(speed: Double = 1) throws -> any LocationSource {
+    public func makeSource(speed: Double? = nil) throws -> any LocationSource {
+        let speed = speed ?? self.speed ?? 1
         guard speed.isFinite, speed > 0 else { throw SourceSpecError.badSpeed(speed) }
         switch self {
-        case .simulation(let route):
+        case .simulation(let route, _):
             return SimulatedRouteSource(route: route, speed: speed)
-        case .gpx(let path, let travelSpeed):
+        case .gpx(let path, let travelSpeed, _):
             let expanded = NSString(string: path).expandingTildeInPath
             let document = try GPXDocument(contentsOfFile: expanded)
             return GPXReplaySource(

@@ -21,9 +21,13 @@ final class TrackPlayer: Sendable {
     /// For log messages: the spec the source was made from.
     let name: String
 
-    /// The loop can fall behind (a suspended process, a slow consumer); more samples than this due at
-    /// once are skipped rather than replayed in a burst.
+    /// The loop can fall behind (a suspended process, a slow consumer): when more samples are due at
+    /// once than the player emits in `maximumLag` of loop time, and more than `maximumBacklog`, the
+    /// overdue ones are skipped rather than replayed in a burst. The limit is loop time, not a
+    /// sample count alone, so that a fast replay (3600 samples per loop second) rides out the few
+    /// milliseconds of scheduling jitter of a real clock instead of dropping a quarter of its fixes.
     static let maximumBacklog = 10
+    static let maximumLag: TimeInterval = 0.25
 
     private struct State {
         var origin: Date?
@@ -46,6 +50,8 @@ final class TrackPlayer: Sendable {
     /// sits exactly at its fractional end.
     private let gridCount: Int
     private let hasEndSample: Bool
+    /// Samples due at once beyond which the overdue ones are skipped.
+    private let backlogLimit: Int
 
     init(track: TimedTrack, profile: FixProfile, speed: Double, name: String) {
         precondition(speed.isFinite && speed > 0, "speed must be a positive number")
@@ -56,6 +62,7 @@ final class TrackPlayer: Sendable {
         let whole = (track.duration + 1e-9).rounded(.down)
         gridCount = Int(whole) + 1
         hasEndSample = track.duration - whole > 1e-6
+        backlogLimit = max(Self.maximumBacklog, Int(min(Self.maximumLag * speed, 1e9)))
     }
 
     /// The simulated offset of sample `index`, or nil past the end of a finite track.
@@ -128,7 +135,7 @@ final class TrackPlayer: Sendable {
                 let now = loop.now
                 let elapsed = now.timeIntervalSince(origin) * speed
                 let latest = lastSampleDue(simulatedElapsed: elapsed)
-                if latest - state.nextIndex > Self.maximumBacklog {
+                if latest - state.nextIndex > backlogLimit {
                     sourcesLogger.debug("loop fell behind; skipping samples",
                                         metadata: ["source": "\(name)", "skipped": "\(latest - state.nextIndex)"])
                     state.nextIndex = latest

@@ -12,24 +12,33 @@ struct SourceOptions: ParsableArguments {
             + "\nBuilt-in routes:\n" + SourceSpec.routes.map { "  \($0.name): \($0.summary)" }.joined(separator: "\n")))
     var source: String = "sim:city-drive"
 
-    @Option(name: .long, help: "Replay speed-up for simulated and recorded sources (60 = one minute per second).")
-    var speed: Double = 1
+    @Option(name: .long, help: ArgumentHelp(
+        "Replay speed-up for simulated and recorded sources (60 = one minute per second).",
+        discussion: "The same as speed=N in the source spec (sim:walk?speed=60); when both are given, --speed wins. Default: the spec's speed=, else 1."))
+    var speed: Double?
 
     @Flag(name: .long, help: "Log what the engine does to standard error.")
     var verbose = false
 
     func validate() throws {
-        guard speed.isFinite, speed > 0 else { throw ValidationError("--speed must be a positive number, got \(speed)") }
+        if let speed, !(speed.isFinite && speed > 0) {
+            throw ValidationError("--speed must be a positive number, got \(speed)")
+        }
     }
 
-    /// Builds the source, failing with a one-line message (unreadable or malformed GPX, …).
-    func makeEngine() throws -> LocationEngine {
+    /// Builds the source (`--speed` over the spec's `speed=`), failing with a one-line message
+    /// (unreadable or malformed GPX, …).
+    func makeSource() throws -> any LocationSource {
         do {
-            let made = try SourceSpec(source).makeSource(speed: speed)
-            return LocationEngine(loop: RealtimeLoop(), sources: [made])
+            return try SourceSpec(source).makeSource(speed: speed)
         } catch {
             throw CommandFailure("\(error)")
         }
+    }
+
+    /// An engine on the wall clock running the source.
+    func makeEngine() throws -> LocationEngine {
+        LocationEngine(loop: RealtimeLoop(), sources: [try makeSource()])
     }
 }
 

@@ -75,6 +75,26 @@ import Testing
         #expect(sources.map(\.descriptor.name) == ["fixed:1.0,2.0,5.0", "sim:walk"])
     }
 
+    /// `?speed=N` reaches the source, from the environment and from a file alike.
+    @Test func eachSpecRunsAtItsOwnSpeed() throws {
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let directory = temporary.url
+        let user = directory.appendingPathComponent("user")
+        try "sim:run?speed=60   # an hour a minute\nsim:walk\n".write(to: user, atomically: true, encoding: .utf8)
+        let fromFile = SourceConfiguration.configuredSources(
+            environment: [:], userFile: user, systemFile: directory.appendingPathComponent("system"))
+        #expect(fromFile.map { ($0 as? SimulatedRouteSource)?.speed } == [60, 1])
+        let fromEnvironment = SourceConfiguration.configuredSources(
+            environment: ["CORELOCATION_SOURCE": "sim:walk?speed=3600;sim:run?speed=0.5"], userFile: user,
+            systemFile: directory.appendingPathComponent("system"))
+        #expect(fromEnvironment.map { ($0 as? SimulatedRouteSource)?.speed } == [3600, 0.5])
+        let broken = SourceConfiguration.configuredSources(
+            environment: ["CORELOCATION_SOURCE": "sim:walk?speed=0"], userFile: user,
+            systemFile: directory.appendingPathComponent("system"))
+        #expect(broken.isEmpty, "a bad speed is a broken configuration, not speed 1")
+    }
+
     @Test func nothingConfiguredRunsTheSimulatedDrive() throws {
         let temporary = try TemporaryDirectory()
         defer { temporary.remove() }

@@ -1,5 +1,6 @@
 import Foundation
 import LocationCore
+import LocationProtocol
 import Testing
 @testable import LocationSources
 
@@ -40,6 +41,16 @@ import Testing
         ("gpsd://10.0.0.7:4000", .gpsd(host: "10.0.0.7", port: 4000)),
         ("gpsd://[::1]:2947", .gpsd(host: "::1", port: 2947)),
         ("gpsd://[2001:db8::7]", .gpsd(host: "2001:db8::7", port: 2947)),
+        ("sim:walk?speed=60", .simulation(.walk, speed: 60)),
+        ("SIM: City-Drive ? SPEED = 2.5 ", .simulation(.cityDrive, speed: 2.5)),
+        ("sim:run?", .simulation(.run)),
+        ("gpx:/tmp/drive.gpx?speed=3600", .gpx(path: "/tmp/drive.gpx", speed: 3600)),
+        ("gpx:/tmp/route.gpx@5?speed=10", .gpx(path: "/tmp/route.gpx", travelSpeed: 5, speed: 10)),
+        ("gpx:/tmp/me@home.gpx?speed=1e2", .gpx(path: "/tmp/me@home.gpx", speed: 100)),
+        ("gpx:/tmp/slow.gpx?speed=0.25", .gpx(path: "/tmp/slow.gpx", speed: 0.25)),
+        ("nmea:logs/drive.nmea?speed=60&checksum=optional",
+         .nmea(.path("logs/drive.nmea"), .init(allowMissingChecksum: true, speed: 60))),
+        ("nmea:logs/drive.nmea?pace=recorded&speed=0.5", .nmea(.path("logs/drive.nmea"), .init(pace: .recorded, speed: 0.5))),
     ]
 
     @Test(arguments: valid)
@@ -50,14 +61,16 @@ import Testing
     }
 
     static let schemes = ["sim", "gpx", "fixed", "nmea", "gpsd"]
+    static let nmeaOptions = ["baud", "pace", "speed", "checksum"]
+    static let speedExpected = "a positive number of simulated seconds per second"
     static let bauds = "one of 1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600"
 
     static let invalid: [(String, SourceSpecError)] = [
         ("city-drive", .missingScheme(spec: "city-drive", validSchemes: schemes)),
         ("", .missingScheme(spec: "", validSchemes: schemes)),
         ("serial:/dev/ttyUSB0", .unknownScheme("serial", validSchemes: schemes)),
-        ("sim:", .missingValue(scheme: "sim", usage: "sim:NAME")),
-        ("gpx:  ", .missingValue(scheme: "gpx", usage: "gpx:PATH[@SPEED]")),
+        ("sim:", .missingValue(scheme: "sim", usage: "sim:NAME[?speed=N]")),
+        ("gpx:  ", .missingValue(scheme: "gpx", usage: "gpx:PATH[@SPEED][?speed=N]")),
         ("gpx:/tmp/route.gpx@0", .badSpeed(0)),
         ("gpx:/tmp/route.gpx@-3", .badSpeed(-3)),
         ("sim:moon-walk", .unknownRoute("moon-walk", validRoutes: BuiltInRoute.allCases.map(\.name))),
@@ -75,8 +88,8 @@ import Testing
         ("fixed:1,2,-3", .negativeAccuracy(-3)),
         ("nmea:", .missingValue(scheme: "nmea", usage: SourceSpec.Scheme.nmea.usage)),
         ("nmea:?baud=9600", .missingValue(scheme: "nmea", usage: SourceSpec.Scheme.nmea.usage)),
-        ("nmea:/dev/ttyUSB0?speed=9600", .unknownOption(scheme: "nmea", option: "speed", validOptions: ["baud", "pace", "checksum"])),
-        ("nmea:/dev/ttyUSB0?9600", .unknownOption(scheme: "nmea", option: "9600", validOptions: ["baud", "pace", "checksum"])),
+        ("nmea:/dev/ttyUSB0?rate=9600", .unknownOption(scheme: "nmea", option: "rate", validOptions: nmeaOptions)),
+        ("nmea:/dev/ttyUSB0?9600", .unknownOption(scheme: "nmea", option: "9600", validOptions: nmeaOptions)),
         ("nmea:/dev/ttyUSB0?baud=9601", .badOption(option: "baud", value: "9601", expected: bauds)),
         ("nmea:/dev/ttyUSB0?baud=", .badOption(option: "baud", value: "", expected: bauds)),
         ("nmea:/dev/ttyUSB0?baud=-4800", .badOption(option: "baud", value: "-4800", expected: bauds)),
@@ -103,6 +116,36 @@ import Testing
         ("gpsd://::1", .ipv6NeedsBrackets(spec: "gpsd://::1")),
         ("gpsd://host?device=/dev/ttyUSB0", .unknownOption(scheme: "gpsd", option: "device", validOptions: [])),
         ("gpsd://user@host", .malformedAddress(spec: "gpsd://user@host", usage: "gpsd[://HOST[:PORT]]")),
+        // speed=N: a positive decimal, once, on replays only.
+        ("sim:walk?speed=0", .badSpeed(0)),
+        ("sim:walk?speed=-5", .badSpeed(-5)),
+        ("sim:walk?speed=fast", .badOption(option: "speed", value: "fast", expected: speedExpected)),
+        ("sim:walk?speed=", .badOption(option: "speed", value: "", expected: speedExpected)),
+        ("sim:walk?speed", .badOption(option: "speed", value: "", expected: speedExpected)),
+        ("sim:walk?speed=nan", .badOption(option: "speed", value: "nan", expected: speedExpected)),
+        ("sim:walk?speed=inf", .badOption(option: "speed", value: "inf", expected: speedExpected)),
+        ("sim:walk?speed=1e999", .badOption(option: "speed", value: "1e999", expected: speedExpected)),
+        ("sim:walk?speed=0x10", .badOption(option: "speed", value: "0x10", expected: speedExpected)),
+        ("sim:walk?speed=60s", .badOption(option: "speed", value: "60s", expected: speedExpected)),
+        ("sim:walk?speed=2&speed=3", .duplicateOption("speed")),
+        ("sim:walk?pace=max", .unknownOption(scheme: "sim", option: "pace", validOptions: ["speed"])),
+        ("sim:walk@60", .unknownRoute("walk@60", validRoutes: BuiltInRoute.allCases.map(\.name))),
+        ("sim:?speed=2", .missingValue(scheme: "sim", usage: "sim:NAME[?speed=N]")),
+        ("sim:moon?speed=2", .unknownRoute("moon", validRoutes: BuiltInRoute.allCases.map(\.name))),
+        ("gpx:/tmp/x.gpx?speed=0", .badSpeed(0)),
+        ("gpx:/tmp/x.gpx@0?speed=5", .badSpeed(0)),
+        ("gpx:/tmp/x.gpx?speed=-1e3", .badSpeed(-1000)),
+        ("gpx:?speed=5", .missingValue(scheme: "gpx", usage: "gpx:PATH[@SPEED][?speed=N]")),
+        ("gpx:/tmp/x.gpx?baud=9600", .unknownOption(scheme: "gpx", option: "baud", validOptions: ["speed"])),
+        ("fixed:1,2?speed=3", .unknownOption(scheme: "fixed", option: "speed", validOptions: [])),
+        ("nmea:/tmp/x.nmea?speed=zero", .badOption(option: "speed", value: "zero", expected: speedExpected)),
+        ("nmea:/tmp/x.nmea?speed=0", .badSpeed(0)),
+        ("nmea:/tmp/x.nmea?pace=max&speed=3",
+         .optionNotApplicable(option: "speed", target: "a log replayed as fast as possible (pace=max)")),
+        ("nmea:/dev/ttyUSB0?baud=9600&speed=2", .optionNotApplicable(option: "speed", target: "a serial device (baud= is given)")),
+        ("nmea:tcp://h:1?speed=2", .optionNotApplicable(option: "speed", target: "a TCP stream")),
+        ("nmea:-?speed=2", .optionNotApplicable(option: "speed", target: "standard input")),
+        ("gpsd://host?speed=2", .unknownOption(scheme: "gpsd", option: "speed", validOptions: [])),
     ]
 
     @Test(arguments: invalid)
@@ -141,6 +184,65 @@ import Testing
         #expect(gpx.descriptor.kind == .gpx && gpx.descriptor.name == "gpx:" + path)
     }
 
+    @Test func theSpecsSpeedIsTheDefaultAndAnExplicitSpeedWins() throws {
+        #expect(try SourceSpec("sim:walk?speed=60").speed == 60)
+        #expect(try SourceSpec("sim:walk").speed == nil)
+        #expect(try SourceSpec("fixed:1,2").speed == nil)
+        #expect(try SourceSpec("nmea:x.nmea?speed=4").speed == 4)
+        #expect((try SourceSpec("sim:walk?speed=60").makeSource() as? SimulatedRouteSource)?.speed == 60)
+        #expect((try SourceSpec("sim:walk?speed=60").makeSource(speed: 2) as? SimulatedRouteSource)?.speed == 2)
+        #expect((try SourceSpec("sim:walk").makeSource() as? SimulatedRouteSource)?.speed == 1)
+        let path = fixturePath("walk-recorded.gpx")
+        let gpx = try SourceSpec("gpx:\(path)@3?speed=120").makeSource()
+        #expect((gpx as? GPXReplaySource)?.speed == 120)
+        #expect(gpx.descriptor.name == "gpx:\(path)@3.0?speed=120.0", "the name is the canonical spelling")
+        #expect((try SourceSpec("gpx:\(path)?speed=120").makeSource(speed: 7) as? GPXReplaySource)?.speed == 7)
+    }
+
+    /// `speed=` on a recorded NMEA log: the log's minutes pass in seconds of loop time, fixes keep
+    /// their recorded spacing.
+    @Test func anNMEALogReplaysAtTheSpecsSpeed() throws {
+        func replay(_ spec: String) throws -> (fixes: [Fix], loopSeconds: Double) {
+            let loop = VirtualLoop()
+            let recorder = Recorder(loop: loop)
+            let source = try SourceSpec(spec).makeSource()
+            source.start(on: loop, emit: recorder.emit)
+            var steps = 0
+            while recorder.finishedCount == 0 && steps < 100_000 {
+                loop.advance(by: 0.01)
+                steps += 1
+            }
+            source.stop()
+            let times = recorder.fixLoopTimes
+            return (recorder.fixes, times[times.count - 1].timeIntervalSince(times[0]))
+        }
+        let log = fixturePath("drive.nmea")
+        let normal = try replay("nmea:\(log)")
+        let fast = try replay("nmea:\(log)?speed=10")
+        #expect(fast.fixes.count == normal.fixes.count && normal.fixes.count > 10)
+        #expect(abs(fast.loopSeconds - normal.loopSeconds / 10) < 0.05, "\(fast.loopSeconds) vs \(normal.loopSeconds)")
+        let recordedSpan = { (fixes: [Fix]) in fixes[fixes.count - 1].timestamp.timeIntervalSince(fixes[0].timestamp) }
+        #expect(abs(recordedSpan(fast.fixes) - recordedSpan(normal.fixes)) < 1e-6, "timestamps stay in recorded time")
+    }
+
+    /// Fix timestamps are simulated time: one second apart however fast the replay runs.
+    @Test(arguments: [1.0, 60, 3600])
+    func timestampsStayInSimulatedTime(speed: Double) throws {
+        let loop = VirtualLoop()
+        let start = loop.now
+        let recorder = Recorder(loop: loop)
+        let source = try SourceSpec("sim:city-drive?speed=\(speed)").makeSource()
+        source.start(on: loop, emit: recorder.emit)
+        loop.advance(by: 120 / speed)
+        source.stop()
+        let fixes = recorder.fixes
+        #expect(fixes.count == 121)
+        for (index, fix) in fixes.enumerated() {
+            #expect(abs(fix.timestamp.timeIntervalSince(start) - Double(index)) < 1e-6)
+            #expect(abs(recorder.fixLoopTimes[index].timeIntervalSince(start) - Double(index) / speed) < 1e-6)
+        }
+    }
+
     @Test func makesReceiverSources() throws {
         let gpsd = try #require(try SourceSpec("gpsd").makeSource() as? GPSDSource)
         #expect(gpsd.descriptor == SourceDescriptor(name: "gpsd://127.0.0.1:2947", kind: .gpsd, typicalAccuracy: 5, powerCost: 100))
@@ -170,6 +272,8 @@ import Testing
         ("nmea:/tmp", .unusablePath("/tmp", reason: "not a file or a device")),
         ("nmea:/dev/null?pace=max", .optionNotApplicable(option: "pace", target: "a device")),
         ("nmea:/dev/ttyUSB97?pace=max", .optionNotApplicable(option: "pace", target: "a serial device")),
+        ("nmea:/dev/null?speed=2", .optionNotApplicable(option: "speed", target: "a device")),
+        ("nmea:/dev/ttyUSB97?speed=2", .optionNotApplicable(option: "speed", target: "a serial device")),
     ]
 
     @Test(arguments: unusable)
