@@ -81,12 +81,15 @@ struct DaemonFenceTests {
         let connection = provider.connect(app: Self.app, info: AppInfo(), process: ProcessStamp(pid: 1, startTime: 1), events: received.handler)
         defer { connection.close() }
         connection.send(.openFences(.regions))
-        connection.send(.addFence(.regions, Self.block))
+        // Inside for 60 simulated seconds (3 s): the revocation comes while the exit is still ahead.
+        var wide = Self.block
+        wide.condition = .circle(latitude: Self.centre.latitude, longitude: Self.centre.longitude, radius: 300)
+        connection.send(.addFence(.regions, wide))
         #expect(await eventually(timeout: .seconds(20)) { received.changes.map(\.state).contains(.inside) })
+        #expect(received.changes.last?.state == .inside)
         try DaemonControl.apply(.revoke(app: executable), socketPath: fixture.socketPath)
         let revoked = Date()
-        // The exit would come about 20 simulated seconds (1 s) after the entry.
-        try await Task.sleep(for: .seconds(3))
+        try await Task.sleep(for: .seconds(5))
         let late = received.changes.filter { $0.arrived > revoked.addingTimeInterval(0.1) }
         #expect(late.isEmpty, "\(late)")
         #expect(received.changes.map(\.state) == [.outside, .inside], "no exit after the revocation")

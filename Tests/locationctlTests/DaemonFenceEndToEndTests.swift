@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+/// Region monitoring through a real `locationd` and a real app (`corelocation-example --regions`):
+/// fences and their undelivered events survive `kill -9` of the daemon, and reach the app's next
+/// launch once.
+@Suite(.serialized) struct DaemonFenceEndToEndTests {
+    static let outside = "fixed:52.53,13.405,5"  // 1.1 km north of the fence
+    static let inside = "fixed:52.52,13.405,5"
+
+    /// `locationctl regions --json`: the fence's state and the events waiting for the app.
+    static func regions(_ fixture: DaemonFixture) throws -> (state: String?, pending: Int?) {
+        let result = try fixture.ctl(["regions", "--json"])
+        let apps = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]
+        let group = (apps?.first?["groups"] as? [[String: Any]])?.first
+        let fence = (group?["fences"] as? [[String: Any]])?.first
+        return (fence?["state"] as? String, group?["pendingEvents"] as? Int)
+    }
+
+    @Test func fencesAndTheirEventsSurviveKillNineAndReachTheNextLaunchOnce() throws {
+        let fixture = try DaemonFixture()
+        defer { fixture.stop() }
+        try fixture.startDaemon(sources: [Self.outside])
+        let app = try fixture.makeApp("geo", bundleID: "com.example.geo")
+        #expect(try fixture.ctl(["grant", "com.example.geo", "--always"]).status == 0)
+
+        let first = try fixture.launch(app, arguments: ["--regions", "--monitor", "52.52,13.405,150,block"])
+        #expect(first.waitForLine(timeout: 20) { $0 == "state block outside" } != nil, "\(first.stdoutText)\(first.stderr)")
+        #expect(first.lines.contains("started block"))
+        kill(first.process.processIdentifier, SIGTERM)
+        _ = first.finish(timeout: 5)
+
+        // The daemon crashes; it comes back with the device inside the fence, the app not running.
+        fixture.killDaemon()
+        try fixture.startDaemon(sources: [Self.inside])
+        var seen = try Self.regions(fixture)
+        let deadline = Date().addingTimeInterval(10)
+        while seen.state != "inside", Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.1)
+            seen = try Self.regions(fixture)
+        }
+        #expect(seen.state == "inside")
+        #expect(seen.pending == 1, "the entry waits for the app")
+
+        // And crashes again: the kept entry is on disk.
+        fixture.killDaemon()
+        try fixture.startDaemon(sources: [Self.inside])
+        seen = try Self.regions(fixture)
+        #expect(seen.state == "inside")
+        #expect(seen.pending == 1)
+
+        let second = try fixture.launch(app, arguments: ["--regions"])
+        #expect(second.waitForLine(timeout: 20) { $0 == "enter block" } != nil, "\(second.stdoutText)\(second.stderr)")
+        #expect(second.lines.first { $0.hasPrefix("monitored ") } == "monitored block")
+        kill(second.process.processIdentifier, SIGTERM)
+        let secondOutput = second.finish(timeout: 5)
+        #expect(secondOutput.lines.filter { $0 == "enter block" }.count == 1)
+        #expect(try Self.regions(fixture).pending == 0)
+
+        // Delivered once: the next launch finds nothing waiting.
+        let third = try fixture.launch(app, arguments: ["--regions"])
+        #expect(third.waitForLine(timeout: 20) { $0.hasPrefix("monitored ") } != nil)
+        #expect(third.waitForLine(timeout: 1) { $0 == "enter block" } == nil, "no second delivery within a second")
+        kill(third.process.processIdentifier, SIGTERM)
+        let thirdOutput = third.finish(timeout: 5)
+        #expect(!thirdOutput.lines.contains("enter block"), "\(thirdOutput.lines)")
+    }
+}
