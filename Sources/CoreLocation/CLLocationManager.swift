@@ -194,6 +194,16 @@ open class CLLocationManager: NSObject {
         return regionClass is CLCircularRegion.Type
     }
 
+    /// Whether region monitoring is available: yes, for circular regions.
+    @available(iOS, deprecated: 7.0, message: "Use isMonitoringAvailable(for:)")
+    @available(macOS, deprecated: 10.10, message: "Use isMonitoringAvailable(for:)")
+    open class func regionMonitoringAvailable() -> Bool { true }
+
+    /// Whether region monitoring is available and enabled (location services on).
+    @available(iOS, deprecated: 6.0, message: "Use isMonitoringAvailable(for:) and authorizationStatus")
+    @available(macOS, deprecated: 10.8, message: "Use isMonitoringAvailable(for:) and authorizationStatus")
+    open class func regionMonitoringEnabled() -> Bool { locationServicesEnabled() }
+
     /// The set of shared regions monitored by all location-manager objects of the app.
     open var monitoredRegions: Set<CLRegion> { regionBook.regions() }
 
