@@ -1,0 +1,230 @@
+/// A spatial index over circular fences (all apps' fences in one index), keyed by dense slots.
+///
+/// Each fence lives at one ``FenceGrid`` level chosen by its radius and is linked into the lists of
+/// the 1–4 cells (rarely more) its box touches; a cell's list is found through ``CellTable``.
+/// Inserting or removing a fence touches only its own cells. A query walks, at every level that
+/// holds fences, the cells touched by the query point's box (usually one per level), and filters by
+/// distance: chord bounds first, Karney's geodesic only within a micrometre of the threshold. When a
+/// query box would touch more cells than a level holds fences (huge margins), that level's fences
+/// are scanned instead, so no query costs more than a scan.
+///
+/// Memory: about 100 bytes a fence (``memoryBytes``). Not thread-safe: confine it to one context.
+public final class FenceIndex {
+    static let noNode = CellTable.none
+    static let freeLevel: UInt8 = .max
+
+    // Per fence slot.
+    private(set) var centres: [EarthPoint] = []
+    private(set) var radii: [Double] = []
+    private var levels: [UInt8] = []
+    private var levelPositions: [UInt32] = []
+    private var stamps: [UInt32] = []
+    private var freeKeys: [UInt32] = []
+
+    // The fences of each level, for scans.
+    private var levelMembers: [[UInt32]] = Array(repeating: [], count: FenceGrid.levelCount)
+
+    // Cell lists: nodes linked from a cell's head.
+    private var cells = CellTable()
+    private var nodeFences: [UInt32] = []
+    private var nodeNext: [UInt32] = []
+    private var freeNode = FenceIndex.noNode
+
+    private var stamp: UInt32 = 0
+    /// The fences the last query found, with their chord to the query point.
+    private(set) var found: [(key: UInt32, chord: Double)] = []
+
+    public init() {}
+
+    /// How many fences the index holds.
+    public private(set) var count = 0
+
+    /// The index's storage in bytes (array capacities), for capacity planning and the benchmark.
+    public var memoryBytes: Int {
+        centres.capacity * 24 + radii.capacity * 8 + levels.capacity + levelPositions.capacity * 4
+            + stamps.capacity * 4 + freeKeys.capacity * 4 + levelMembers.reduce(0) { $0 + $1.capacity * 4 }
+            + cells.bytes + nodeFences.capacity * 4 + nodeNext.capacity * 4
+    }
+
+    /// Adds a fence; nil when the circle is invalid (``FenceCircle/isValid``).
+    public func insert(_ circle: FenceCircle) -> FenceKey? {
+        guard circle.isValid else { return nil }
+        let key: UInt32
+        if let reused = freeKeys.popLast() {
+            key = reused
+        } else {
+            guard centres.count < Int(UInt32.max) else { return nil }
+            key = UInt32(centres.count)
+            centres.append(EarthPoint(x: 0, y: 0, z: 0))
+            radii.append(0)
+            levels.append(Self.freeLevel)
+            levelPositions.append(0)
+            stamps.append(0)
+        }
+        place(key, circle)
+        count += 1
+        return FenceKey(rawValue: key)
+    }
+
+    /// Moves or resizes a fence, keeping its key; false when the key is not in use or the circle is
+    /// invalid (then the fence is unchanged).
+    @discardableResult
+    public func replace(_ key: FenceKey, with circle: FenceCircle) -> Bool {
+        guard contains(key), circle.isValid else { return false }
+        unplace(key.rawValue)
+        place(key.rawValue, circle)
+        return true
+    }
+
+    /// Removes a fence; false when the key is not in use.
+    @discardableResult
+    public func remove(_ key: FenceKey) -> Bool {
+        guard contains(key) else { return false }
+        unplace(key.rawValue)
+        freeKeys.append(key.rawValue)
+        count -= 1
+        return true
+    }
+
+    public func contains(_ key: FenceKey) -> Bool {
+        Int(key.rawValue) < levels.count && levels[Int(key.rawValue)] != Self.freeLevel
+    }
+
+    /// The fence's circle as stored (the centre survives a round trip through Cartesian
+    /// coordinates to within ~10⁻¹⁴ degrees).
+    public func circle(_ key: FenceKey) -> FenceCircle? {
+        guard contains(key) else { return nil }
+        let c = centres[Int(key.rawValue)]
+        return FenceCircle(latitude: c.latitude, longitude: c.longitude, radius: radii[Int(key.rawValue)])
+    }
+
+    /// Every fence whose disk comes within `margin` metres of the point: geodesic distance from the
+    /// point to the centre ≤ radius + margin. Order unspecified.
+    public func candidates(latitude: Double, longitude: Double, margin: Double) -> [FenceKey] {
+        guard query(latitude: latitude, longitude: longitude, margin: margin) else { return [] }
+        return found.map { FenceKey(rawValue: $0.key) }
+    }
+
+    // MARK: Placement
+
+    private func place(_ key: UInt32, _ circle: FenceCircle) {
+        let centre = EarthPoint(latitude: circle.latitude, longitude: circle.longitude)
+        let level = FenceGrid.level(forRadius: circle.radius)
+        let i = Int(key)
+        centres[i] = centre
+        radii[i] = circle.radius
+        levels[i] = UInt8(level)
+        levelPositions[i] = UInt32(levelMembers[level].count)
+        levelMembers[level].append(key)
+        stamps[i] = 0
+        forEachCell(of: key) { cell in
+            let node = newNode(fence: key, next: cells.head(cell))
+            cells.setHead(cell, node)
+        }
+    }
+
+    private func unplace(_ key: UInt32) {
+        let i = Int(key)
+        forEachCell(of: key) { cell in unlink(key, from: cell) }
+        let level = Int(levels[i])
+        let position = Int(levelPositions[i])
+        let moved = levelMembers[level].removeLast()
+        if position < levelMembers[level].count {
+            levelMembers[level][position] = moved
+            levelPositions[Int(moved)] = UInt32(position)
+        }
+        levels[i] = Self.freeLevel
+    }
+
+    /// The cells of a placed fence, from its stored centre (so insertion and removal agree).
+    private func forEachCell(of key: UInt32, _ body: (UInt64) -> Void) {
+        let i = Int(key)
+        let c = centres[i]
+        let box = FenceGrid.Box(latitude: c.latitude, longitude: c.longitude, reach: radii[i])
+        FenceGrid.forEachCell(box, level: Int(levels[i]), body)
+    }
+
+    private func newNode(fence: UInt32, next: UInt32) -> UInt32 {
+        if freeNode != Self.noNode {
+            let node = freeNode
+            freeNode = nodeNext[Int(node)]
+            nodeFences[Int(node)] = fence
+            nodeNext[Int(node)] = next
+            return node
+        }
+        nodeFences.append(fence)
+        nodeNext.append(next)
+        return UInt32(nodeFences.count - 1)
+    }
+
+    private func unlink(_ fence: UInt32, from cell: UInt64) {
+        var previous = Self.noNode
+        var node = cells.head(cell)
+        while node != Self.noNode {
+            let next = nodeNext[Int(node)]
+            if nodeFences[Int(node)] == fence {
+                if previous == Self.noNode {
+                    if next == Self.noNode { cells.remove(cell) } else { cells.setHead(cell, next) }
+                } else {
+                    nodeNext[Int(previous)] = next
+                }
+                nodeNext[Int(node)] = freeNode
+                freeNode = node
+                return
+            }
+            previous = node
+            node = next
+        }
+    }
+
+    // MARK: Queries
+
+    /// Fills ``found`` with the fences within `margin` of the point; false (and nothing found) for
+    /// an invalid point or margin.
+    @discardableResult
+    func query(latitude: Double, longitude: Double, margin: Double) -> Bool {
+        found.removeAll(keepingCapacity: true)
+        guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180,
+              margin.isFinite, margin >= 0 else { return false }
+        nextStamp()
+        let point = EarthPoint(latitude: latitude, longitude: longitude)
+        let box = FenceGrid.Box(latitude: latitude, longitude: longitude, reach: margin)
+        for level in 0..<FenceGrid.levelCount where !levelMembers[level].isEmpty {
+            if FenceGrid.cellEstimate(box, level: level) * 4 > Double(levelMembers[level].count) {
+                for key in levelMembers[level] { test(key, point, margin) }
+            } else {
+                FenceGrid.forEachCell(box, level: level) { cell in
+                    var node = cells.head(cell)
+                    while node != Self.noNode {
+                        test(nodeFences[Int(node)], point, margin)
+                        node = nodeNext[Int(node)]
+                    }
+                }
+            }
+        }
+        return true
+    }
+
+    @inline(__always)
+    private func test(_ key: UInt32, _ point: EarthPoint, _ margin: Double) {
+        let i = Int(key)
+        guard stamps[i] != stamp else { return }
+        let centre = centres[i]
+        let chord = point.chord(to: centre)
+        guard ChordBounds.within(radii[i] + margin, chord: chord, point, centre) else { return }
+        stamps[i] = stamp
+        found.append((key, chord))
+    }
+
+    /// Whether the last query found the fence.
+    @inline(__always)
+    func wasFound(_ key: UInt32) -> Bool { stamps[Int(key)] == stamp }
+
+    private func nextStamp() {
+        if stamp == .max {
+            for i in stamps.indices { stamps[i] = 0 }
+            stamp = 0
+        }
+        stamp += 1
+    }
+}
