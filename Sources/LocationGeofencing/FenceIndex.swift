@@ -23,11 +23,17 @@ public final class FenceIndex {
 
     // The fences of each level, for scans.
     private var levelMembers: [[UInt32]] = Array(repeating: [], count: FenceGrid.levelCount)
+    /// `levelMembers`' counts, read by every query without touching the arrays themselves.
+    private var levelSizes: [Int] = Array(repeating: 0, count: FenceGrid.levelCount)
 
     // Cell lists: nodes linked from a cell's head.
     private var cells = CellTable()
-    private var nodeFences: [UInt32] = []
-    private var nodeNext: [UInt32] = []
+    /// A fence in a cell's list, and the next node (one 8-byte load per step).
+    struct Node {
+        var fence: UInt32
+        var next: UInt32
+    }
+    private var nodes: [Node] = []
     private var freeNode = FenceIndex.noNode
 
     private var stamp: UInt32 = 0
@@ -43,7 +49,7 @@ public final class FenceIndex {
     public var memoryBytes: Int {
         centres.capacity * 24 + radii.capacity * 8 + levels.capacity + levelPositions.capacity * 4
             + stamps.capacity * 4 + freeKeys.capacity * 4 + levelMembers.reduce(0) { $0 + $1.capacity * 4 }
-            + cells.bytes + nodeFences.capacity * 4 + nodeNext.capacity * 4
+            + cells.bytes + nodes.capacity * 8
     }
 
     /// Adds a fence; nil when the circle is invalid (``FenceCircle/isValid``).
@@ -116,6 +122,7 @@ public final class FenceIndex {
         levels[i] = UInt8(level)
         levelPositions[i] = UInt32(levelMembers[level].count)
         levelMembers[level].append(key)
+        levelSizes[level] += 1
         stamps[i] = 0
         forEachCell(of: key) { cell in
             let node = newNode(fence: key, next: cells.head(cell))
@@ -129,6 +136,7 @@ public final class FenceIndex {
         let level = Int(levels[i])
         let position = Int(levelPositions[i])
         let moved = levelMembers[level].removeLast()
+        levelSizes[level] -= 1
         if position < levelMembers[level].count {
             levelMembers[level][position] = moved
             levelPositions[Int(moved)] = UInt32(position)
@@ -147,28 +155,26 @@ public final class FenceIndex {
     private func newNode(fence: UInt32, next: UInt32) -> UInt32 {
         if freeNode != Self.noNode {
             let node = freeNode
-            freeNode = nodeNext[Int(node)]
-            nodeFences[Int(node)] = fence
-            nodeNext[Int(node)] = next
+            freeNode = nodes[Int(node)].next
+            nodes[Int(node)] = Node(fence: fence, next: next)
             return node
         }
-        nodeFences.append(fence)
-        nodeNext.append(next)
-        return UInt32(nodeFences.count - 1)
+        nodes.append(Node(fence: fence, next: next))
+        return UInt32(nodes.count - 1)
     }
 
     private func unlink(_ fence: UInt32, from cell: UInt64) {
         var previous = Self.noNode
         var node = cells.head(cell)
         while node != Self.noNode {
-            let next = nodeNext[Int(node)]
-            if nodeFences[Int(node)] == fence {
+            let next = nodes[Int(node)].next
+            if nodes[Int(node)].fence == fence {
                 if previous == Self.noNode {
                     if next == Self.noNode { cells.remove(cell) } else { cells.setHead(cell, next) }
                 } else {
-                    nodeNext[Int(previous)] = next
+                    nodes[Int(previous)].next = next
                 }
-                nodeNext[Int(node)] = freeNode
+                nodes[Int(node)].next = freeNode
                 freeNode = node
                 return
             }
@@ -189,31 +195,47 @@ public final class FenceIndex {
         nextStamp()
         let point = EarthPoint(latitude: latitude, longitude: longitude)
         let box = FenceGrid.Box(latitude: latitude, longitude: longitude, reach: margin)
-        for level in 0..<FenceGrid.levelCount where !levelMembers[level].isEmpty {
-            if FenceGrid.cellEstimate(box, level: level) * 4 > Double(levelMembers[level].count) {
-                for key in levelMembers[level] { test(key, point, margin) }
-            } else {
-                FenceGrid.forEachCell(box, level: level) { cell in
-                    var node = cells.head(cell)
-                    while node != Self.noNode {
-                        test(nodeFences[Int(node)], point, margin)
-                        node = nodeNext[Int(node)]
+        // The hot loop works on buffers and locals: class properties would cost an exclusivity
+        // check on every access.
+        var result = found
+        found = []
+        let stamp = self.stamp, cells = self.cells, levelSizes = self.levelSizes
+        centres.withUnsafeBufferPointer { centres in
+            radii.withUnsafeBufferPointer { radii in
+                stamps.withUnsafeMutableBufferPointer { stamps in
+                    nodes.withUnsafeBufferPointer { nodes in
+                        do {
+                            @inline(__always)
+                            func test(_ key: UInt32) {
+                                let i = Int(key)
+                                guard stamps[i] != stamp else { return }
+                                let centre = centres[i]
+                                let chord = point.chord(to: centre)
+                                guard ChordBounds.within(radii[i] + margin, chord: chord, point, centre) else { return }
+                                stamps[i] = stamp
+                                result.append((key, chord))
+                            }
+                            for level in 0..<FenceGrid.levelCount where levelSizes[level] > 0 {
+                                if FenceGrid.cellEstimate(box, level: level) * 4 > Double(levelSizes[level]) {
+                                    for key in levelMembers[level] { test(key) }
+                                    continue
+                                }
+                                FenceGrid.forEachCell(box, level: level) { cell in
+                                    var node = cells.head(cell)
+                                    while node != Self.noNode {
+                                        let entry = nodes[Int(node)]
+                                        test(entry.fence)
+                                        node = entry.next
+                                    }
+                                }
+                            }
+                        }
                     }
                 }
             }
         }
+        found = result
         return true
-    }
-
-    @inline(__always)
-    private func test(_ key: UInt32, _ point: EarthPoint, _ margin: Double) {
-        let i = Int(key)
-        guard stamps[i] != stamp else { return }
-        let centre = centres[i]
-        let chord = point.chord(to: centre)
-        guard ChordBounds.within(radii[i] + margin, chord: chord, point, centre) else { return }
-        stamps[i] = stamp
-        found.append((key, chord))
     }
 
     /// Whether the last query found the fence.

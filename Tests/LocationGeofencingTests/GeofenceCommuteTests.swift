@@ -109,9 +109,8 @@ import Testing
             }
         }
         let gpsShare = (adaptiveEnergy.runningTime["gps"] ?? 0) / Self.route.track.duration
-        #expect(adaptiveEnergy.joules < 0.6 * preciseEnergy.joules)
-        print("geofence commute: \(Int(Self.route.track.duration)) s, \(truth.count) crossings; "
-              + "precise all along \(preciseEnergy.joules) J; adaptive \(adaptiveEnergy.joules) J "
-              + "(gps \(gpsShare * 100) % of the time, \(adaptiveEnergy.sourceStarts) source starts)")
+        // Measured: 1,586 s, 10 crossings; 634 J precise all along, 156 J adaptive (GPS 16 % of the time).
+        #expect(adaptiveEnergy.joules < 0.3 * preciseEnergy.joules)
+        #expect(gpsShare < 0.25)
     }
 }
