@@ -1,14 +1,17 @@
 /// A spatial index over circular fences (all apps' fences in one index), keyed by dense slots.
 ///
-/// Each fence lives at one ``FenceGrid`` level chosen by its radius and is linked into the lists of
-/// the 1–4 cells (rarely more) its box touches; a cell's list is found through ``CellTable``.
-/// Inserting or removing a fence touches only its own cells. A query walks, at every level that
-/// holds fences, the cells touched by the query point's box (usually one per level), and filters by
-/// distance: chord bounds first, Karney's geodesic only within a micrometre of the threshold. When a
-/// query box would touch more cells than a level holds fences (huge margins), that level's fences
-/// are scanned instead, so no query costs more than a scan.
+/// Each fence lives at one ``FenceGrid`` level chosen by its radius and is entered in the 1–4 cells
+/// (rarely more) its box touches: a cell's entries sit in chunks (``CellBuckets``) found through
+/// ``CellTable``, each entry a compact copy of the fence that rejects most non-candidates without
+/// reading the fence's record. Inserting or removing a fence touches only its own cells. A query
+/// walks, at every level that holds fences, the cells the query point's box touches (usually one
+/// per level), and filters by distance: chord bounds first, Karney's geodesic only within a
+/// micrometre of the threshold. When a query box would touch more cells than a level holds fences
+/// (huge margins), that level's fences are scanned instead, so no query costs more than a scan.
 ///
-/// Memory: about 100 bytes a fence (``memoryBytes``). Not thread-safe: confine it to one context.
+/// Memory (``memoryBytes``): ~110–130 bytes a fence where fences share cells (a city), up to
+/// ~390 where nearly every cell holds one fence (a chunk of six entries for one). Not thread-safe:
+/// confine it to one context.
 public final class FenceIndex {
     static let noNode = CellTable.none
     static let freeLevel: UInt8 = .max
@@ -26,15 +29,9 @@ public final class FenceIndex {
     /// `levelMembers`' counts, read by every query without touching the arrays themselves.
     private var levelSizes: [Int] = Array(repeating: 0, count: FenceGrid.levelCount)
 
-    // Cell lists: nodes linked from a cell's head.
+    // Each cell's fences, in chunks listed from the cell's head.
     private var cells = CellTable()
-    /// A fence in a cell's list, and the next node (one 8-byte load per step).
-    struct Node {
-        var fence: UInt32
-        var next: UInt32
-    }
-    private var nodes: [Node] = []
-    private var freeNode = FenceIndex.noNode
+    private var buckets = CellBuckets()
 
     private var stamp: UInt32 = 0
     /// The fences the last query found, with their chord to the query point.
@@ -49,7 +46,7 @@ public final class FenceIndex {
     public var memoryBytes: Int {
         centres.capacity * 24 + radii.capacity * 8 + levels.capacity + levelPositions.capacity * 4
             + stamps.capacity * 4 + freeKeys.capacity * 4 + levelMembers.reduce(0) { $0 + $1.capacity * 4 }
-            + cells.bytes + nodes.capacity * 8
+            + cells.bytes + buckets.bytes
     }
 
     /// Adds a fence; nil when the circle is invalid (``FenceCircle/isValid``).
@@ -124,15 +121,22 @@ public final class FenceIndex {
         levelMembers[level].append(key)
         levelSizes[level] += 1
         stamps[i] = 0
+        let entry = CellBuckets.Entry(fence: key, x: Float(centre.x), y: Float(centre.y), z: Float(centre.z),
+                                      radius: Float(circle.radius))
         forEachCell(of: key) { cell in
-            let node = newNode(fence: key, next: cells.head(cell))
-            cells.setHead(cell, node)
+            let head = cells.head(cell)
+            let newHead = buckets.add(entry, head: head)
+            if newHead != head { cells.setHead(cell, newHead) }
         }
     }
 
     private func unplace(_ key: UInt32) {
         let i = Int(key)
-        forEachCell(of: key) { cell in unlink(key, from: cell) }
+        forEachCell(of: key) { cell in
+            let head = cells.head(cell)
+            let newHead = buckets.remove(key, head: head)
+            if newHead == Self.noNode { cells.remove(cell) } else if newHead != head { cells.setHead(cell, newHead) }
+        }
         let level = Int(levels[i])
         let position = Int(levelPositions[i])
         let moved = levelMembers[level].removeLast()
@@ -150,37 +154,6 @@ public final class FenceIndex {
         let c = centres[i]
         let box = FenceGrid.Box(latitude: c.latitude, longitude: c.longitude, reach: radii[i])
         FenceGrid.forEachCell(box, level: Int(levels[i]), body)
-    }
-
-    private func newNode(fence: UInt32, next: UInt32) -> UInt32 {
-        if freeNode != Self.noNode {
-            let node = freeNode
-            freeNode = nodes[Int(node)].next
-            nodes[Int(node)] = Node(fence: fence, next: next)
-            return node
-        }
-        nodes.append(Node(fence: fence, next: next))
-        return UInt32(nodes.count - 1)
-    }
-
-    private func unlink(_ fence: UInt32, from cell: UInt64) {
-        var previous = Self.noNode
-        var node = cells.head(cell)
-        while node != Self.noNode {
-            let next = nodes[Int(node)].next
-            if nodes[Int(node)].fence == fence {
-                if previous == Self.noNode {
-                    if next == Self.noNode { cells.remove(cell) } else { cells.setHead(cell, next) }
-                } else {
-                    nodes[Int(previous)].next = next
-                }
-                nodes[Int(node)].next = freeNode
-                freeNode = node
-                return
-            }
-            previous = node
-            node = next
-        }
     }
 
     // MARK: Queries
@@ -203,8 +176,9 @@ public final class FenceIndex {
         centres.withUnsafeBufferPointer { centres in
             radii.withUnsafeBufferPointer { radii in
                 stamps.withUnsafeMutableBufferPointer { stamps in
-                    nodes.withUnsafeBufferPointer { nodes in
-                        do {
+                    buckets.entries.withUnsafeBufferPointer { entries in
+                        buckets.next.withUnsafeBufferPointer { chunkNext in
+                          buckets.counts.withUnsafeBufferPointer { chunkCounts in
                             @inline(__always)
                             func test(_ key: UInt32) {
                                 let i = Int(key)
@@ -221,13 +195,25 @@ public final class FenceIndex {
                                     continue
                                 }
                                 FenceGrid.forEachCell(box, level: level) { cell in
-                                    var node = cells.head(cell)
-                                    while node != Self.noNode {
-                                        let entry = nodes[Int(node)]
-                                        test(entry.fence)
-                                        node = entry.next
+                                    var chunk = cells.head(cell)
+                                    while chunk != Self.noNode {
+                                        let c = Int(chunk)
+                                        let base = c * CellBuckets.chunkSize
+                                        for e in base..<(base + Int(chunkCounts[c])) {
+                                            // A copy in Float: within 0.5 m of the true chord (the
+                                            // centre is rounded by ≤ 0.25 m a coordinate), so 1 m
+                                            // of slack (and 10⁻⁶ for huge radii) never rejects a fence.
+                                            let entry = entries[e]
+                                            let dx = Double(entry.x) - point.x, dy = Double(entry.y) - point.y
+                                            let dz = Double(entry.z) - point.z
+                                            let reach = Double(entry.radius) + margin
+                                            let limit = reach + 1 + reach * 1e-6
+                                            if dx * dx + dy * dy + dz * dz <= limit * limit { test(entry.fence) }
+                                        }
+                                        chunk = chunkNext[c]
                                     }
                                 }
+                              }
                             }
                         }
                     }
