@@ -5,7 +5,8 @@
 #   (c) shapely's STRtree (GEOS) via scripts/bench-geofences.py: one query per fix from Python, and
 #       all fixes in one vectorised query.
 # At 1,000 / 100,000 / 1,000,000 fences (radii 50 m – 2 km), 10 m fixes; REGION world (uniform over
-# the Earth's surface) and metro (a 1,000 × 1,000 km square of central Europe).
+# the Earth's surface) and metro (a 1,000 × 1,000 km square of central Europe); fixes that jump (each
+# an unrelated point) and that drive (15 m a fix, as one device moves).
 #
 # Usage: scripts/bench-geofences.sh [REGION...]      (default: world metro)
 # Installs shapely and numpy into .build-bench/geofences-venv (not a project dependency); without
@@ -30,6 +31,8 @@ fi
 swift build -c release --product corelocation-bench >&2
 BIN="$(swift build -c release --show-bin-path)"
 for region in "${REGIONS[@]}"; do
-    echo "== region $region"
-    "$BIN/corelocation-bench" geofences --region "$region" --python "$PYTHON" --work .build-bench
+    for motion in jump drive; do
+        echo "== region $region, fixes $motion"
+        "$BIN/corelocation-bench" geofences --region "$region" --motion "$motion" --python "$PYTHON" --work .build-bench
+    done
 done

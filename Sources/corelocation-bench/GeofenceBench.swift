@@ -1,4 +1,5 @@
 import Foundation
+import LocationGeodesy
 import LocationGeofencing
 import LocationProtocol
 import SeededRandom
@@ -9,16 +10,19 @@ import SeededRandom
 // through scripts/bench-geofences.py (skipped, loudly, when shapely is missing).
 //
 // Usage: corelocation-bench geofences [--sizes 1000,100000,1000000] [--region world|metro]
-//          [--fixes K] [--accuracy A] [--seed S] [--python PYTHON] [--work DIR]
+//          [--motion jump|drive] [--fixes K] [--accuracy A] [--seed S] [--python PYTHON] [--work DIR]
 //   world: fences and fixes uniform over the Earth's surface (every cell size and latitude, poles
 //          and antimeridian included; few fixes fall in a fence: the index's own cost);
 //   metro: both uniform over a 1,000 × 1,000 km square of central Europe (1M fences: one per km²,
 //          a fix is within reach of ~5 fences: the cost of judging candidates).
 //   Radii uniform in 50 m … 2 km; fixes 10 m accuracy (margin k·a = 45 m).
+//   --motion jump (default): every fix an unrelated point (the worst case for caches);
+//   --motion drive: hour-long drives from random points at 15 m a fix (what one device does).
 
 private struct GeofenceOptions {
     var sizes = [1_000, 100_000, 1_000_000]
     var region = "world"
+    var motion = "jump"
     var fixes = 200_000
     var accuracy = 10.0
     var seed: UInt64 = 7
@@ -32,6 +36,7 @@ private struct GeofenceOptions {
             switch flag {
             case "--sizes": sizes = value.split(separator: ",").compactMap { Int($0) }
             case "--region": region = value
+            case "--motion": motion = value
             case "--fixes": fixes = Int(value) ?? 0
             case "--accuracy": accuracy = Double(value) ?? 0
             case "--seed": seed = UInt64(value) ?? 0
@@ -43,12 +48,13 @@ private struct GeofenceOptions {
         if sizes.isEmpty || sizes.contains(where: { $0 < 1 }) { geofenceUsage("bad --sizes") }
         if fixes < 2 || !(accuracy > 0) { geofenceUsage("--fixes must be at least 2 and --accuracy positive") }
         if region != "world" && region != "metro" { geofenceUsage("--region is world or metro") }
+        if motion != "jump" && motion != "drive" { geofenceUsage("--motion is jump or drive") }
     }
 }
 
 private func geofenceUsage(_ message: String) -> Never {
     print("corelocation-bench geofences: \(message)\nusage: corelocation-bench geofences [--sizes N,N,...] "
-          + "[--region world|metro] [--fixes K] [--accuracy A] [--seed S] [--python PYTHON] [--work DIR]")
+          + "[--region world|metro] [--motion jump|drive] [--fixes K] [--accuracy A] [--seed S] [--python PYTHON] [--work DIR]")
     exit(2)
 }
 
@@ -107,9 +113,18 @@ func runGeofenceBenchmark(_ arguments: [String]) -> Never {
             circles.append(FenceCircle(latitude: lat, longitude: lon, radius: sampler.rng.uniform(50, 2_000)))
         }
         let epoch = Date(timeIntervalSince1970: 1_767_225_600)
+        var heading = 0.0, position = (0.0, 0.0)
         let fixes: [Fix] = (0..<options.fixes).map { i in
-            let (lat, lon) = sampler.point()
-            return Fix(latitude: lat, longitude: lon, horizontalAccuracy: options.accuracy,
+            if options.motion == "jump" || i % 3_600 == 0 {
+                position = sampler.point()
+                heading = sampler.rng.uniform(0, 360)
+            } else {
+                // Driving: 15 m a second, turning a little.
+                heading += sampler.rng.uniform(-10, 10)
+                let next = Geodesic.wgs84.direct(latitude: position.0, longitude: position.1, azimuth: heading, distance: 15)
+                position = (next.latitude, next.longitude)
+            }
+            return Fix(latitude: position.0, longitude: position.1, horizontalAccuracy: options.accuracy,
                        timestamp: epoch.addingTimeInterval(Double(i)))
         }
 
@@ -162,7 +177,7 @@ func runGeofenceBenchmark(_ arguments: [String]) -> Never {
             }
         }
         let bytes = Double(evaluator.memoryBytes) / Double(size)
-        print("RESULT impl=swift-FenceIndex region=\(options.region) fences=\(size) fixes=\(fixes.count - 1) "
+        print("RESULT impl=swift-FenceIndex region=\(options.region) motion=\(options.motion) fences=\(size) fixes=\(fixes.count - 1) "
               + "ns_per_fix=\(fixed(indexNs, 1)) fixes_per_s=\(Int(1e9 / indexNs)) "
               + "build_ns_per_fence=\(fixed(buildSeconds * 1e9 / Double(size), 1)) first_fix_ms=\(fixed(firstSeconds * 1e3, 2)) "
               + "churn_ns_per_remove_add=\(fixed(churnSeconds * 1e9 / Double(churn), 1)) "
