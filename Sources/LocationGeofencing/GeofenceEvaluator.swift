@@ -11,7 +11,8 @@ import LocationProtocol
 /// A fix without a usable position or accuracy (a ≤ 0, as Core Location marks an invalid one)
 /// decides nothing. Not thread-safe: confine it to one context (the engine's loop).
 public final class GeofenceEvaluator {
-    public let index = FenceIndex()
+    /// Private: a fence added to the index behind the evaluator's back would have no state.
+    private let index = FenceIndex()
     private var states: [FenceState] = []
     /// Position of a fence in `inside` or `unknown` (it is in at most one).
     private var setPositions: [UInt32] = []
@@ -60,6 +61,9 @@ public final class GeofenceEvaluator {
         setState(key.rawValue, .outside)
         return index.remove(key)
     }
+
+    /// The fence's circle as stored, nil for a key not in use.
+    public func circle(_ key: FenceKey) -> FenceCircle? { index.circle(key) }
 
     /// The fence's state, nil for a key not in use.
     public func state(of key: FenceKey) -> FenceState? {
