@@ -1,17 +1,16 @@
 /// A spatial index over circular fences (all apps' fences in one index), keyed by dense slots.
 ///
 /// Each fence lives at one ``FenceGrid`` level chosen by its radius and is entered in the 1–4 cells
-/// (rarely more) its box touches: a cell's entries sit in chunks (``CellBuckets``) found through
-/// ``CellTable``, each entry a compact copy of the fence that rejects most non-candidates without
-/// reading the fence's record. Inserting or removing a fence touches only its own cells. A query
+/// (rarely more) its box touches: a cell's entries sit in one contiguous block (``CellBuckets``)
+/// found through ``CellTable``, each entry a compact copy of the fence that rejects most
+/// non-candidates without reading the fence's record. Inserting or removing a fence touches only its own cells. A query
 /// walks, at every level that holds fences, the cells the query point's box touches (usually one
 /// per level), and filters by distance: chord bounds first, Karney's geodesic only within a
 /// micrometre of the threshold. When a query box would touch more cells than a level holds fences
 /// (huge margins), that level's fences are scanned instead, so no query costs more than a scan.
 ///
-/// Memory (``memoryBytes``): ~110–130 bytes a fence where fences share cells (a city), up to
-/// ~390 where nearly every cell holds one fence (a chunk of six entries for one). Not thread-safe:
-/// confine it to one context.
+/// Memory (``memoryBytes``): ~150–200 bytes a fence at a million fences (array capacities, growth
+/// slack included). Not thread-safe: confine it to one context.
 public final class FenceIndex {
     static let noNode = CellTable.none
     static let freeLevel: UInt8 = .max
@@ -29,7 +28,7 @@ public final class FenceIndex {
     /// `levelMembers`' counts, read by every query without touching the arrays themselves.
     private var levelSizes: [Int] = Array(repeating: 0, count: FenceGrid.levelCount)
 
-    // Each cell's fences, in chunks listed from the cell's head.
+    // Each cell's fences: the cell's block id in the table, the block in the buckets.
     private var cells = CellTable()
     private var buckets = CellBuckets()
 
@@ -125,7 +124,7 @@ public final class FenceIndex {
                                       radius: Float(circle.radius))
         forEachCell(of: key) { cell in
             let head = cells.head(cell)
-            let newHead = buckets.add(entry, head: head)
+            let newHead = buckets.add(entry, to: head)
             if newHead != head { cells.setHead(cell, newHead) }
         }
     }
@@ -134,7 +133,7 @@ public final class FenceIndex {
         let i = Int(key)
         forEachCell(of: key) { cell in
             let head = cells.head(cell)
-            let newHead = buckets.remove(key, head: head)
+            let newHead = buckets.remove(key, from: head)
             if newHead == Self.noNode { cells.remove(cell) } else if newHead != head { cells.setHead(cell, newHead) }
         }
         let level = Int(levels[i])
@@ -177,8 +176,7 @@ public final class FenceIndex {
             radii.withUnsafeBufferPointer { radii in
                 stamps.withUnsafeMutableBufferPointer { stamps in
                     buckets.entries.withUnsafeBufferPointer { entries in
-                        buckets.next.withUnsafeBufferPointer { chunkNext in
-                          buckets.counts.withUnsafeBufferPointer { chunkCounts in
+                        buckets.blocks.withUnsafeBufferPointer { blocks in
                             @inline(__always)
                             func test(_ key: UInt32) {
                                 let i = Int(key)
@@ -195,25 +193,21 @@ public final class FenceIndex {
                                     continue
                                 }
                                 FenceGrid.forEachCell(box, level: level) { cell in
-                                    var chunk = cells.head(cell)
-                                    while chunk != Self.noNode {
-                                        let c = Int(chunk)
-                                        let base = c * CellBuckets.chunkSize
-                                        for e in base..<(base + Int(chunkCounts[c])) {
-                                            // A copy in Float: within 0.5 m of the true chord (the
-                                            // centre is rounded by ≤ 0.25 m a coordinate), so 1 m
-                                            // of slack (and 10⁻⁶ for huge radii) never rejects a fence.
-                                            let entry = entries[e]
-                                            let dx = Double(entry.x) - point.x, dy = Double(entry.y) - point.y
-                                            let dz = Double(entry.z) - point.z
-                                            let reach = Double(entry.radius) + margin
-                                            let limit = reach + 1 + reach * 1e-6
-                                            if dx * dx + dy * dy + dz * dz <= limit * limit { test(entry.fence) }
-                                        }
-                                        chunk = chunkNext[c]
+                                    let id = cells.head(cell)
+                                    guard id != Self.noNode else { return }
+                                    let block = blocks[Int(id)]
+                                    for e in Int(block.offset)..<Int(block.offset + block.count) {
+                                        // A copy in Float: within 0.5 m of the true chord (the
+                                        // centre is rounded by ≤ 0.25 m a coordinate), so 1 m
+                                        // of slack (and 10⁻⁶ for huge radii) never rejects a fence.
+                                        let entry = entries[e]
+                                        let dx = Double(entry.x) - point.x, dy = Double(entry.y) - point.y
+                                        let dz = Double(entry.z) - point.z
+                                        let reach = Double(entry.radius) + margin
+                                        let limit = reach + 1 + reach * 1e-6
+                                        if dx * dx + dy * dy + dz * dz <= limit * limit { test(entry.fence) }
                                     }
                                 }
-                              }
                             }
                         }
                     }
