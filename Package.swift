@@ -42,6 +42,9 @@ let package = Package(
             "LocationProtocol", "LocationCore", "LocationSources", "LocationGeodesy",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // Geofencing's pure core: a spatial index over every app's circular fences, the
+        // accuracy-aware decision, fence states advanced fix by fix, and the accuracy fences demand.
+        .target(name: "LocationGeofencing", dependencies: ["LocationProtocol", "LocationGeodesy"]),
         // Layer 3: per-app policy as pure rules and ports (authorization rules, settings changes,
         // approximate location, the store and prompter protocols, an in-memory store).
         .target(name: "LocationPolicy", dependencies: ["LocationProtocol", "LocationCore"]),
@@ -135,7 +138,7 @@ let package = Package(
         .target(name: "CLinuxEpoll"),
         .executableTarget(name: "corelocation-bench", dependencies: [
             "CLinuxEpoll", "SeededRandom", "LocationProtocol", "LocationGeodesy", "LocationNMEA", "LocationCore",
-            "LocationEngine", "LocationAccess", "LocationWire", "LocationPlaces",
+            "LocationEngine", "LocationAccess", "LocationWire", "LocationPlaces", "LocationGeofencing",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
@@ -152,6 +155,10 @@ let package = Package(
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "LocationEngineTests", dependencies: [
             "LocationEngine", "LocationProtocol", "LocationSources", "LocationCore", "LocationGeodesy",
+        ]),
+        .testTarget(name: "LocationGeofencingTests", dependencies: [
+            "LocationGeofencing", "LocationProtocol", "LocationGeodesy", "SeededRandom", "LocationEngine",
+            "LocationSources", "LocationCore",
         ]),
         .testTarget(name: "LocationPolicyTests", dependencies: ["TestSupport", 
             "LocationPolicy", "LocationPolicyAdapters", "LocationProtocol", "LocationCore",

@@ -21,6 +21,7 @@ import SeededRandom
 // or:    corelocation-bench places-once LAT LON
 // or:    corelocation-bench places-polygons POINTS OUT   (polygon countries, for scripts/places/check-polygons.py)
 // or:    corelocation-bench fanout-floor --socket PATH --feed PORT --clients N   (see FanOutFloor.swift)
+// or:    corelocation-bench geofences [--sizes N,N,...] [--region world|metro]   (see GeofenceBench.swift)
 
 struct Options {
     var count = 2_000_000
@@ -95,6 +96,9 @@ if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "places-once" {
 }
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "fanout-floor" {
     runFanOutFloor(Array(CommandLine.arguments.dropFirst(2)))
+}
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "geofences" {
+    runGeofenceBenchmark(Array(CommandLine.arguments.dropFirst(2)))
 }
 
 let options = Options(CommandLine.arguments)
