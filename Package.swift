@@ -64,7 +64,7 @@ let package = Package(
         // Layers 3–4: the service that enforces each app's authorization over the engine, and its
         // in-process transport.
         .target(name: "LocationAccess", dependencies: [
-            "LocationGeodesy", "LocationPersistence",
+            "LocationGeofencing", "LocationPersistence",
             "LocationProtocol", "LocationCore", "LocationEngine", "LocationPolicy",
             .product(name: "Logging", package: "swift-log"),
         ]),

@@ -1,6 +1,7 @@
 import Foundation
 import LocationCore
 import LocationEngine
+import LocationGeofencing
 import LocationPersistence
 import LocationProtocol
 import Logging
@@ -206,7 +207,9 @@ final class FenceKeeper: @unchecked Sendable {
             guard let state = appStates[address.app], let groupState = state.groups[address.group],
                   var record = groupState.records[address.identifier] else { continue }
             let previous = record.lastEvent.state
-            record.lastEvent = FenceEvent(identifier: address.identifier, state: transition.state, date: fix.timestamp)
+            // Dated when the boundary was crossed, not when a fix was far enough past it to tell.
+            let date = min(transition.crossedAt ?? fix.timestamp, fix.timestamp)
+            record.lastEvent = FenceEvent(identifier: address.identifier, state: transition.state, date: date)
             groupState.records[address.identifier] = record
             markDirty(address.app)
             changed.append((address, previous, record.lastEvent))
@@ -270,7 +273,7 @@ final class FenceKeeper: @unchecked Sendable {
             return
         }
         guard subscription == nil else { return }
-        let accuracy = FenceDemandPolicy.requiredAccuracy(boundaryDistance: nil)
+        let accuracy = watcher.demand.precise
         subscribedAccuracy = accuracy
         subscription = engine.subscribe(Self.request(accuracy)) { [weak self] event in
             guard case .locations(let fixes) = event else { return }
@@ -282,8 +285,7 @@ final class FenceKeeper: @unchecked Sendable {
     /// fence, precise near one.
     private func adjustDemand(near fix: Fix) {
         guard let subscription else { return }
-        let distance = watcher.nearestBoundaryDistance(latitude: fix.latitude, longitude: fix.longitude)
-        let accuracy = FenceDemandPolicy.requiredAccuracy(boundaryDistance: distance)
+        let accuracy = watcher.requiredAccuracy(near: fix.latitude, fix.longitude)
         guard accuracy != subscribedAccuracy else { return }
         subscribedAccuracy = accuracy
         subscription.update(Self.request(accuracy))

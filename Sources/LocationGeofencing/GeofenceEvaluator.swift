@@ -1,3 +1,4 @@
+import Foundation
 import LocationProtocol
 
 /// Every fence's state, advanced one fix at a time.
@@ -18,6 +19,14 @@ public final class GeofenceEvaluator {
     private var setPositions: [UInt32] = []
     private var inside: [UInt32] = []
     private var unknown: [UInt32] = []
+    /// Fences whose boundary the last fix was near (within ``nearBand`` margins): signed distance to
+    /// the boundary (negative inside) and the fix's time, to date a crossing between two fixes.
+    private var nearby: [UInt32: (signed: Double, time: Date)] = [:]
+    private var seen: [UInt32: (signed: Double, time: Date)] = [:]
+    /// How many margins from a boundary a fix may be for the fence to count as near it.
+    static let nearBand = 3.0
+    /// The last time each nearby fence's boundary lay between two consecutive fixes, and which way.
+    private var lastSideChange: [UInt32: (time: Date, inward: Bool)] = [:]
 
     public init() {}
 
@@ -51,6 +60,7 @@ public final class GeofenceEvaluator {
     @discardableResult
     public func replace(_ key: FenceKey, with circle: FenceCircle, assuming state: FenceState = .unknown) -> Bool {
         guard index.replace(key, with: circle) else { return false }
+        forgetCrossings(key.rawValue)
         setState(key.rawValue, state == .unmonitored ? .unknown : state)
         return true
     }
@@ -58,6 +68,7 @@ public final class GeofenceEvaluator {
     @discardableResult
     public func remove(_ key: FenceKey) -> Bool {
         guard index.contains(key) else { return false }
+        forgetCrossings(key.rawValue)
         setState(key.rawValue, .outside)
         return index.remove(key)
     }
@@ -78,13 +89,27 @@ public final class GeofenceEvaluator {
         guard index.query(latitude: fix.latitude, longitude: fix.longitude, margin: margin) else { return [] }
         var changes: [FenceTransition] = []
         let point = EarthPoint(latitude: fix.latitude, longitude: fix.longitude)
+        seen.removeAll(keepingCapacity: true)
         for (key, chord) in index.found {
             let i = Int(key)
+            let signed = (ChordBounds.lower(chord) + ChordBounds.upper(chord)) / 2 - index.radii[i]
+            if signed >= -Self.nearBand * margin {
+                noteSide(key, signed: signed, at: fix.timestamp)
+                seen[key] = (signed, fix.timestamp)
+            }
             guard let decision = FenceJudge.decide(chord: chord, radius: index.radii[i], margin: margin,
                                                    point, index.centres[i]),
                   decision != states[i] else { continue }
-            changes.append(FenceTransition(key: FenceKey(rawValue: key), from: states[i], to: decision))
+            changes.append(FenceTransition(key: FenceKey(rawValue: key), from: states[i], to: decision,
+                                           crossedAt: crossingTime(key, inward: decision == .inside)))
             setState(key, decision)
+        }
+        // A fence near the last fix and not found now is more than a margin outside: the boundary
+        // lay between the two fixes (its exact distance, for these few).
+        for (key, _) in nearby where seen[key] == nil && !index.wasFound(key) {
+            guard let circle = index.circle(FenceKey(rawValue: key)) else { continue }
+            let distance = ChordBounds.exactDistance(point, EarthPoint(latitude: circle.latitude, longitude: circle.longitude))
+            noteSide(key, signed: distance - circle.radius, at: fix.timestamp)
         }
         // Not found: more than k·a outside. Walk backwards, as leaving removes from the array.
         for position in stride(from: inside.count - 1, through: 0, by: -1) {
@@ -93,12 +118,36 @@ public final class GeofenceEvaluator {
         for position in stride(from: unknown.count - 1, through: 0, by: -1) {
             leaveIfNotFound(unknown[position], into: &changes)
         }
+        swap(&nearby, &seen)
+        if !lastSideChange.isEmpty { lastSideChange = lastSideChange.filter { nearby[$0.key] != nil } }
         return changes
+    }
+
+    /// A moved or removed fence's key may come back for another fence: what was seen near it goes.
+    private func forgetCrossings(_ key: UInt32) {
+        nearby[key] = nil
+        lastSideChange[key] = nil
+    }
+
+    /// Records where the boundary lay between the previous fix near this fence and this one: where
+    /// the signed distance, linear in time between them, is zero.
+    private func noteSide(_ key: UInt32, signed: Double, at time: Date) {
+        guard let previous = nearby[key], (previous.signed <= 0) != (signed <= 0), time > previous.time else { return }
+        let fraction = previous.signed / (previous.signed - signed)
+        let crossed = previous.time.addingTimeInterval(time.timeIntervalSince(previous.time) * fraction)
+        lastSideChange[key] = (crossed, signed <= 0)
+    }
+
+    /// When the fence's boundary was last crossed in the direction of the new state, if seen.
+    private func crossingTime(_ key: UInt32, inward: Bool) -> Date? {
+        guard let change = lastSideChange[key], change.inward == inward else { return nil }
+        return change.time
     }
 
     private func leaveIfNotFound(_ key: UInt32, into changes: inout [FenceTransition]) {
         guard !index.wasFound(key) else { return }
-        changes.append(FenceTransition(key: FenceKey(rawValue: key), from: states[Int(key)], to: .outside))
+        changes.append(FenceTransition(key: FenceKey(rawValue: key), from: states[Int(key)], to: .outside,
+                                       crossedAt: crossingTime(key, inward: false)))
         setState(key, .outside)
     }
 
