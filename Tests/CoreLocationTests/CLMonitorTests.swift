@@ -1,6 +1,7 @@
 import CoreLocation
 import CoreLocationTesting
 import Foundation
+import LocationAccess
 import LocationBootstrap
 import LocationProtocol
 import TestSupport
@@ -186,6 +187,32 @@ import Testing
         let event = try #require(recorder.events.last)
         #expect(event.authorizationDenied && event.authorizationDeniedGlobally)
         #expect(event.state == .satisfied, "the last state known")
+        await recorder.stop()
+    }
+
+    @Test func aRestrictedAppIsRestrictedNotDenied() async throws {
+        let world = try MonitorWorld(authorization: .restricted)
+        let monitor = try await world.open("restricted")
+        let recorder = MonitorEventRecorder(monitor.events)
+        await monitor.add(MonitorPlace.circle, identifier: "office")
+        world.advance(by: 5)
+        #expect(await recorder.wait { !$0.isEmpty })
+        let event = try #require(recorder.events.first)
+        #expect(event.authorizationRestricted && !event.authorizationDenied)
+        await recorder.stop()
+    }
+
+    @Test func aConditionTheServiceCannotStoreSaysSo() async throws {
+        let storage = MemoryFenceStorage()
+        let world = try MonitorWorld(fenceStorage: storage)
+        let monitor = try await world.open("unsaved")
+        let recorder = MonitorEventRecorder(monitor.events)
+        storage.failSaves(true)
+        await monitor.add(MonitorPlace.circle, identifier: "office")
+        world.advance(by: 2)
+        #expect(await recorder.wait { $0.contains { $0.persistenceUnavailable } })
+        let event = try #require(recorder.events.first { $0.persistenceUnavailable })
+        #expect(event.identifier == "office" && event.state != .unmonitored, "still watched, only not kept")
         await recorder.stop()
     }
 
