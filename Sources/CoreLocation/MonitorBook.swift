@@ -27,6 +27,10 @@ final class MonitorBook: Sendable {
         var context: MonitorEventContext
         var opening = Opening.waiting(nil)
         var askedForAuthorization = false
+        /// Adds sent whose `.started` has not come back yet, by identifier.
+        var unansweredAdds: [String: Int] = [:]
+        /// Answers still to come for conditions removed meanwhile: they must not bring them back.
+        var staleAnswers: [String: Int] = [:]
     }
 
     private let group: FenceGroup
@@ -117,6 +121,13 @@ final class MonitorBook: Sendable {
             return []
         case .started(let record):
             let identifier = record.definition.identifier
+            if let stale = state.staleAnswers[identifier] {
+                state.staleAnswers[identifier] = stale > 1 ? stale - 1 : nil
+                return []
+            }
+            if let unanswered = state.unansweredAdds[identifier] {
+                state.unansweredAdds[identifier] = unanswered > 1 ? unanswered - 1 : nil
+            }
             // The app's own value while it is what the service watches (another monitor with the
             // same name may have replaced it).
             let own = state.entries[identifier].flatMap { entry in
@@ -136,10 +147,10 @@ final class MonitorBook: Sendable {
             state.entries[identifier] = entry
             return [CLMonitor.Event(entry.lastEvent, context: state.context)]
         case .changed(let event):
-            if var entry = state.entries[event.identifier] {
-                entry.lastEvent = event
-                state.entries[event.identifier] = entry
-            }
+            // Only conditions the monitor has: not one it removed while the event was on its way.
+            guard var entry = state.entries[event.identifier], entry.sent else { return [] }
+            entry.lastEvent = event
+            state.entries[event.identifier] = entry
             return [CLMonitor.Event(event, context: state.context)]
         case .determined(let event):
             state.entries[event.identifier]?.lastEvent = event
@@ -169,6 +180,7 @@ final class MonitorBook: Sendable {
                 condition: condition,
                 lastEvent: FenceEvent(identifier: identifier, state: definition.assumedState, date: date),
                 sent: true)
+            state.unansweredAdds[identifier, default: 0] += 1
         }
     }
 
@@ -177,6 +189,9 @@ final class MonitorBook: Sendable {
     func addUnsupported(_ condition: any CLCondition, identifier: String, date: Date) -> (CLMonitor.Event, Bool) {
         state.withLock { state in
             let replaced = state.entries[identifier]?.sent == true
+            if let unanswered = state.unansweredAdds.removeValue(forKey: identifier) {
+                state.staleAnswers[identifier, default: 0] += unanswered
+            }
             if state.entries[identifier] == nil { state.order.append(identifier) }
             let event = FenceEvent(identifier: identifier, state: .unmonitored, date: date, issue: .unsupported)
             state.entries[identifier] = Entry(condition: condition, lastEvent: event, sent: false)
@@ -189,6 +204,9 @@ final class MonitorBook: Sendable {
         state.withLock { state in
             guard let entry = state.entries.removeValue(forKey: identifier) else { return false }
             state.order.removeAll { $0 == identifier }
+            if let unanswered = state.unansweredAdds.removeValue(forKey: identifier) {
+                state.staleAnswers[identifier, default: 0] += unanswered
+            }
             return entry.sent
         }
     }

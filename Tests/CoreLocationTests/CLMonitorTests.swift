@@ -79,6 +79,25 @@ import Testing
         #expect(await again.identifiers == ["home"], "the service forgot it too")
     }
 
+    @Test func aConditionRemovedRightAfterAddingStaysRemoved() async throws {
+        let world = try MonitorWorld(at: MonitorPlace.inside)
+        let monitor = try await world.open("quick")
+        let recorder = MonitorEventRecorder(monitor.events)
+        await monitor.add(MonitorPlace.circle, identifier: "office")
+        await monitor.add(WiFiNetworkCondition(ssid: "lobby"), identifier: "lobby")
+        await monitor.add(MonitorPlace.circle, identifier: "lobby")
+        await monitor.remove("office")
+        await monitor.add(WiFiNetworkCondition(ssid: "lobby"), identifier: "lobby")
+        world.advance(by: 10)
+        try await quiet()
+        #expect(await monitor.identifiers == ["lobby"])
+        #expect(await monitor.record(for: "lobby")?.condition is WiFiNetworkCondition)
+        #expect(recorder.events.map(\.identifier) == ["lobby", "lobby"], "only the two unsupported conditions")
+        let again = try await world.open("quick")
+        #expect(await again.identifiers.isEmpty)
+        await recorder.stop()
+    }
+
     @Test func aSecondMonitorWithTheSameNameSharesConditionsAndEvents() async throws {
         let world = try MonitorWorld(at: MonitorPlace.inside)
         let first = try await world.open("shared")
