@@ -141,9 +141,25 @@ final class MonitorBook: Sendable {
             let lastEvent = record.lastEvent
             guard lastEvent.state == .unmonitored || lastEvent.issue != nil else { return [] }
             return [CLMonitor.Event(lastEvent, context: state.context)]
+        case let .failed(identifier, .persistenceUnavailable):
+            // Follows the `.started` of a condition the service watches but could not store.
+            guard var entry = state.entries[identifier], entry.sent else { return [] }
+            entry.lastEvent.issue = .persistenceUnavailable
+            state.entries[identifier] = entry
+            return [CLMonitor.Event(entry.lastEvent, context: state.context)]
         case let .failed(identifier, issue):
-            guard var entry = state.entries[identifier] else { return [] }
-            entry.lastEvent.issue = issue
+            // The answer to an add the service refused (not a place: an invalid centre, an empty
+            // identifier): the monitor keeps the condition, unwatched, as it keeps unsupported ones.
+            if let stale = state.staleAnswers[identifier] {
+                state.staleAnswers[identifier] = stale > 1 ? stale - 1 : nil
+                return []
+            }
+            if let unanswered = state.unansweredAdds[identifier] {
+                state.unansweredAdds[identifier] = unanswered > 1 ? unanswered - 1 : nil
+            }
+            guard var entry = state.entries[identifier], entry.sent else { return [] }
+            entry.lastEvent = FenceEvent(identifier: identifier, state: .unmonitored, date: entry.lastEvent.date, issue: issue)
+            entry.sent = false
             state.entries[identifier] = entry
             return [CLMonitor.Event(entry.lastEvent, context: state.context)]
         case .changed(let event):

@@ -178,6 +178,33 @@ import Testing
         await recorder.stop()
     }
 
+    @Test func conditionsThatAreNoPlaceOrTooLargeAreUnsupported() async throws {
+        let world = try MonitorWorld()
+        let monitor = try await world.open("invalid")
+        let recorder = MonitorEventRecorder(monitor.events)
+        let nowhere = CLMonitor.CircularGeographicCondition(center: CLLocationCoordinate2D(latitude: 200, longitude: 0), radius: 100)
+        let huge = CLMonitor.CircularGeographicCondition(center: MonitorPlace.center, radius: 1_000_000)
+        await monitor.add(nowhere, identifier: "nowhere")
+        await monitor.add(huge, identifier: "huge")
+        world.advance(by: 5)
+        #expect(await recorder.wait { Set($0.map(\.identifier)) == ["nowhere", "huge"] })
+        try await quiet()
+        #expect(recorder.events.count == 2)
+        #expect(recorder.events.allSatisfy { $0.conditionUnsupported && $0.state == .unmonitored })
+        #expect(await monitor.identifiers == ["nowhere", "huge"])
+        #expect(await monitor.record(for: "nowhere")?.lastEvent.state == .unmonitored)
+
+        // The refused one is not the service's; adding a place under its name works as usual.
+        let again = try await world.open("invalid")
+        #expect(await again.identifiers == ["huge"])
+        await monitor.remove("nowhere")
+        await monitor.add(MonitorPlace.circle, identifier: "nowhere")
+        world.advance(by: 5)
+        #expect(await recorder.wait { $0.count == 3 })
+        #expect(recorder.events.last?.identifier == "nowhere" && recorder.events.last?.state == .unsatisfied)
+        await recorder.stop()
+    }
+
     @Test func aDeniedAppIsToldOnEveryCondition() async throws {
         let world = try MonitorWorld(authorization: .denied)
         let monitor = try await world.open("denied")
