@@ -4,9 +4,9 @@ import LocationBootstrap
 /// event.
 ///
 /// A monitor is known by its name: the location service keeps its conditions and their last
-/// events, and a monitor created again with the same name finds them. Events that occur while the
-/// app is not running wait for that monitor (when the app is authorized Always); a state that did
-/// not change produces no event.
+/// events across launches of the app (and restarts of the service), and a monitor created again
+/// with the same name finds them. Events that occur while the app is not running wait for that
+/// monitor (when the app is authorized Always); a state that did not change produces no event.
 ///
 /// ```swift
 /// let monitor = await CLMonitor("places")
@@ -17,9 +17,7 @@ import LocationBootstrap
 /// ```
 ///
 /// NOTE: on Linux only circles are watched; beacon conditions (and condition types of the app's
-/// own) are kept with the state `.unmonitored` and `conditionUnsupported` set. The service keeps
-/// conditions in memory: with `locationd` they last until it restarts, without it until the app
-/// exits.
+/// own) are kept with the state `.unmonitored` and `conditionUnsupported` set.
 public actor CLMonitor {
     /// The monitor's events (see ``Events``).
     public nonisolated let events: Events

@@ -39,7 +39,7 @@ struct DaemonMonitorTests {
     }
 
     @Test func entersAndLeavesThroughTheDaemonAndASecondProcessSharesTheMonitor() async throws {
-        let receiver = MovingReceiver(latitude: 52.53, longitude: 13.405)
+        let receiver = MovingReceiver(latitude: 52.5227, longitude: 13.405)
         let fixture = try await Self.authorizedDaemon(receiver)
         let first = await Self.monitor("commute", through: DaemonServiceProvider(socketPath: fixture.socketPath))
         let firstEvents = Recorder(first.events)
@@ -56,7 +56,7 @@ struct DaemonMonitorTests {
         #expect((record.condition as? CLMonitor.CircularGeographicCondition)?.radius == 200)
         let secondEvents = Recorder(second.events)
 
-        receiver.move(latitude: 52.53, longitude: 13.405)
+        receiver.move(latitude: 52.5227, longitude: 13.405)
         #expect(await firstEvents.wait { $0.map(\.state) == [.unsatisfied, .satisfied, .unsatisfied] })
         #expect(await secondEvents.wait { $0.map(\.state) == [.unsatisfied] })
         #expect(await second.record(for: "office")?.lastEvent.state == .unsatisfied)
@@ -65,7 +65,7 @@ struct DaemonMonitorTests {
     }
 
     @Test func overTheLimitAndUnsupportedConditionsTravelAsEvents() async throws {
-        let fixture = try await Self.authorizedDaemon(MovingReceiver(latitude: 52.53, longitude: 13.405))
+        let fixture = try await Self.authorizedDaemon(MovingReceiver(latitude: 52.5227, longitude: 13.405))
         let monitor = await Self.monitor("flags", through: DaemonServiceProvider(socketPath: fixture.socketPath))
         let events = Recorder(monitor.events)
         await monitor.add(CLMonitor.BeaconIdentityCondition(uuid: UUID(), major: 1, minor: 2), identifier: "beacon")
