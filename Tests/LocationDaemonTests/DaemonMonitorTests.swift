@@ -1,7 +1,9 @@
 import CoreLocation
 import Foundation
+import LocationAccess
 import LocationBootstrap
 import LocationCore
+import LocationDaemon
 import LocationDaemonClient
 import LocationPolicy
 import LocationProtocol
@@ -18,8 +20,10 @@ struct DaemonMonitorTests {
         center: CLLocationCoordinate2D(latitude: 52.52, longitude: 13.405), radius: 200)
 
     /// A daemon whose receiver the test moves, and this process authorized When In Use.
-    static func authorizedDaemon(_ source: MovingReceiver) async throws -> DaemonFixture {
-        let fixture = try DaemonFixture(sources: [source])
+    static func authorizedDaemon(
+        _ source: MovingReceiver, store: (any AuthorizationStore)? = nil, fences: any FenceStorage = MemoryFenceStorage()
+    ) async throws -> DaemonFixture {
+        let fixture = try DaemonFixture(sources: [source], store: store) { $0.fenceStorageFactory = { _ in fences } }
         let (client, identity, _) = try await fixture.welcomedClient()
         client.close()
         try fixture.store.update { database in
@@ -62,6 +66,32 @@ struct DaemonMonitorTests {
         #expect(await second.record(for: "office")?.lastEvent.state == .unsatisfied)
         await firstEvents.stop()
         await secondEvents.stop()
+    }
+
+    @Test func aRestartedDaemonRestoresTheMonitorAndReportsOnlyRealChanges() async throws {
+        let store = MemoryAuthorizationStore()
+        let fences = MemoryFenceStorage()
+        let receiver = MovingReceiver(latitude: 52.52, longitude: 13.405)
+        do {
+            let fixture = try await Self.authorizedDaemon(receiver, store: store, fences: fences)
+            let monitor = await Self.monitor("restart", through: DaemonServiceProvider(socketPath: fixture.socketPath))
+            let events = Recorder(monitor.events)
+            await monitor.add(Self.circle, identifier: "office")
+            #expect(await events.wait { $0.map(\.state) == [.satisfied] })
+            await events.stop()
+            fixture.daemon.stop()
+        }
+
+        let fixture = try await Self.authorizedDaemon(receiver, store: store, fences: fences)
+        let monitor = await Self.monitor("restart", through: DaemonServiceProvider(socketPath: fixture.socketPath))
+        #expect(await monitor.identifiers == ["office"])
+        #expect(await monitor.record(for: "office")?.lastEvent.state == .satisfied)
+        let events = Recorder(monitor.events)
+        try await Task.sleep(for: .seconds(1))
+        #expect(events.events.isEmpty, "still inside: no event")
+        receiver.move(latitude: 52.5227, longitude: 13.405)
+        #expect(await events.wait { $0.map(\.state) == [.unsatisfied] })
+        await events.stop()
     }
 
     @Test func overTheLimitAndUnsupportedConditionsTravelAsEvents() async throws {
