@@ -2,11 +2,14 @@ import LocationProtocol
 
 /// Conditions as the service knows them, and back.
 enum ConditionMapping {
-    /// The fence a condition becomes, or nil for a condition type the service cannot watch.
+    /// The fence a condition becomes, or nil for one the service cannot watch: a type it does not
+    /// know, or a circle that is no place on Earth (which the service would refuse).
     static func fence(for condition: any CLCondition) -> FenceCondition? {
         switch condition {
         case let circle as CLMonitor.CircularGeographicCondition:
-            .circle(latitude: circle.center.latitude, longitude: circle.center.longitude, radius: circle.radius)
+            CLLocationCoordinate2DIsValid(circle.center) && circle.radius.isFinite && circle.radius > 0
+                ? .circle(latitude: circle.center.latitude, longitude: circle.center.longitude, radius: circle.radius)
+                : nil
         case let beacon as CLMonitor.BeaconIdentityCondition:
             .beacon(uuid: beacon.uuid, major: beacon.major, minor: beacon.minor)
         default:

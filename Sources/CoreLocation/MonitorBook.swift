@@ -112,7 +112,7 @@ final class MonitorBook: Sendable {
             state.order = []
             for record in records {
                 let identifier = record.definition.identifier
-                if state.entries[identifier] == nil { state.order.append(identifier) }
+                if !state.order.contains(identifier) { state.order.append(identifier) }
                 state.entries[identifier] = Entry(
                     condition: ConditionMapping.condition(for: record.definition.condition),
                     lastEvent: record.lastEvent, sent: true)

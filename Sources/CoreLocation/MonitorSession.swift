@@ -66,8 +66,9 @@ final class MonitorSession: Sendable {
     }
 
     func add(_ condition: any CLCondition, identifier: String, assuming state: CLMonitor.Event.State) {
-        guard let fence = ConditionMapping.fence(for: condition) else {
-            // Never sent: the service could not store or decode a type it does not know.
+        guard let fence = ConditionMapping.fence(for: condition), !identifier.isEmpty else {
+            // Never sent: the service could not store a type it does not know, and refuses what
+            // is no place. An earlier condition with this identifier is replaced all the same.
             let (event, wasSent) = book.addUnsupported(condition, identifier: identifier, date: Date())
             if wasSent { connection.send(.removeFence(group, identifier: identifier)) }
             queue.yield(event)

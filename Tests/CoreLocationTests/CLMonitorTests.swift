@@ -184,23 +184,29 @@ import Testing
         let recorder = MonitorEventRecorder(monitor.events)
         let nowhere = CLMonitor.CircularGeographicCondition(center: CLLocationCoordinate2D(latitude: 200, longitude: 0), radius: 100)
         let huge = CLMonitor.CircularGeographicCondition(center: MonitorPlace.center, radius: 1_000_000)
+        // The service keeps no identifier longer than this many bytes.
+        let overlong = String(repeating: "x", count: 2_000)
+        await monitor.add(MonitorPlace.circle, identifier: "nowhere")
         await monitor.add(nowhere, identifier: "nowhere")
         await monitor.add(huge, identifier: "huge")
+        await monitor.add(MonitorPlace.circle, identifier: overlong)
         world.advance(by: 5)
-        #expect(await recorder.wait { Set($0.map(\.identifier)) == ["nowhere", "huge"] })
+        #expect(await recorder.wait { Set($0.map(\.identifier)) == ["nowhere", "huge", overlong] })
         try await quiet()
-        #expect(recorder.events.count == 2)
+        #expect(recorder.events.count == 3)
         #expect(recorder.events.allSatisfy { $0.conditionUnsupported && $0.state == .unmonitored })
-        #expect(await monitor.identifiers == ["nowhere", "huge"])
+        #expect(await monitor.identifiers == ["nowhere", "huge", overlong])
         #expect(await monitor.record(for: "nowhere")?.lastEvent.state == .unmonitored)
+        #expect(await monitor.record(for: overlong)?.lastEvent.state == .unmonitored)
 
-        // The refused one is not the service's; adding a place under its name works as usual.
+        // Only the too large one is the service's (the first "nowhere" was replaced); adding a
+        // place under a refused one's name works as usual.
         let again = try await world.open("invalid")
         #expect(await again.identifiers == ["huge"])
         await monitor.remove("nowhere")
         await monitor.add(MonitorPlace.circle, identifier: "nowhere")
         world.advance(by: 5)
-        #expect(await recorder.wait { $0.count == 3 })
+        #expect(await recorder.wait { $0.count == 4 })
         #expect(recorder.events.last?.identifier == "nowhere" && recorder.events.last?.state == .unsatisfied)
         await recorder.stop()
     }
