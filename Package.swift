@@ -172,7 +172,7 @@ let package = Package(
             "LocationWire", "LocationProtocol",
             .product(name: "NIOCore", package: "swift-nio"),
         ]),
-        .testTarget(name: "LocationDaemonTests", dependencies: ["LocationDaemonClient", "TestSupport", 
+        .testTarget(name: "LocationDaemonTests", dependencies: ["LocationDaemonClient", "TestSupport", "CoreLocation", "LocationBootstrap",
             "LocationDaemon", "LocationWire", "LocationProtocol", "LocationCore", "LocationEngine",
             "LocationPolicy", "LocationPolicyAdapters", "LocationAccess", "LocationSources", "LocationPersistence",
             "LocationGeodesy",

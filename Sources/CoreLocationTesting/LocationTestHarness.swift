@@ -61,6 +61,8 @@ public final class LocationTestHarness: @unchecked Sendable {
     /// - Parameters:
     ///   - sources: what the engine may run.
     ///   - answer: how the scripted user answers prompts (nil: nobody answers).
+    ///   - fenceStorage: where the service keeps fences; a new harness given the storage of an
+    ///     earlier one is that service restarted.
     package init(
         sources: [any LocationSource], app: AppIdentity = LocationTestHarness.defaultApp,
         info: AppInfo = LocationTestHarness.defaultInfo, answer: Answer? = .allowWhileUsing(precise: true),
