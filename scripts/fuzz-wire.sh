@@ -90,6 +90,7 @@ seed fence-started '{"type":"fences","group":{"kind":"regions"},"fenceUpdate":{"
 seed fence-failed '{"type":"fences","group":{"kind":"regions"},"fenceUpdate":{"kind":"failed","identifier":"home","issue":"limitExceeded"}}'
 seed fence-changed '{"type":"fences","group":{"kind":"regions"},"fenceUpdate":{"kind":"changed","event":{"identifier":"home","state":1,"date":785000100}}}'
 seed fence-determined '{"type":"fences","group":{"kind":"regions"},"fenceUpdate":{"kind":"determined","event":{"identifier":"home","state":0,"date":0,"issue":"denied"}}}'
+seed fence-removed '{"type":"fences","group":{"kind":"monitor","name":"Trips"},"fenceUpdate":{"kind":"removed","identifier":"home"}}'
 seed fence-listing '{"type":"fenceListing","fenceListing":[{"app":"org.example.maps","groups":[{"group":{"kind":"regions"},"records":[],"pendingEvents":3}]}]}'
 
 # No Swift backtracer: it reads memory that AddressSanitizer then reports, burying the real failure.

@@ -42,6 +42,11 @@ extension CLLocationManager {
                 delegate?.locationManager(self, didExitRegion: region)
             }
             delegate?.locationManager(self, didDetermineState: state, for: region)
+        case .removed(let identifier):
+            // Stopped by another manager or process; a start of this manager on its way wins.
+            guard !awaitingStart.contains(identifier) else { return }
+            ownRegions[identifier] = nil
+            regionStates[identifier] = nil
         case .determined(let event):
             guard let definition = regionBook.definition(event.identifier), let state = CLRegionState(event.state) else { return }
             delegate?.locationManager(self, didDetermineState: state, for: ownRegions[event.identifier] ?? CLRegion.make(definition))

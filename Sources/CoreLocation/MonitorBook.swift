@@ -171,6 +171,12 @@ final class MonitorBook: Sendable {
         case .determined(let event):
             state.entries[event.identifier]?.lastEvent = event
             return []
+        case .removed(let identifier):
+            // Removed by another monitor of this name; an add of this monitor on its way wins.
+            guard state.unansweredAdds[identifier] == nil, state.entries[identifier]?.sent == true else { return [] }
+            state.entries[identifier] = nil
+            state.order.removeAll { $0 == identifier }
+            return []
         }
     }
 

@@ -70,6 +70,9 @@ final class RegionBook: Sendable {
                 state.definitions[record.definition.identifier] = record.definition
             case let .failed(identifier, issue):
                 if issue.dropsRegion { state.definitions[identifier] = nil }
+            case .removed(let identifier):
+                state.definitions[identifier] = nil
+                return false
             case .changed, .determined:
                 return false
             }

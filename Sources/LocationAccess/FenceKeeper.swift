@@ -175,6 +175,7 @@ final class FenceKeeper: @unchecked Sendable {
         markDirty(app)
         flush()
         reconcileDemand()
+        deliverLive(app: app, group: group, .removed(identifier: identifier))
     }
 
     /// `requestState(for:)`: the state now, to the asking client; nothing when it is not known yet

@@ -74,6 +74,8 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
         }
         let initial = currentAuthorization(app: app, process: process)
         loop.execute {
+            // The store may have changed since the last poll: judge the new client on what it says now.
+            self.reloadStore(force: false)
             self.clients[id] = Client(app: app, info: info, process: process, events: events, authorization: initial)
             // The store may have changed between the read above and now.
             self.reauthorize(clientID: id)

@@ -287,7 +287,7 @@ final class DaemonLink: @unchecked Sendable {
             let id = waiting.removeFirst()
             stateWaiters[group]?[event.identifier] = waiting.isEmpty ? nil : waiting
             members[id]?.gate.deliver(.fences(group, update))
-        case .started, .failed, .changed:
+        case .started, .failed, .changed, .removed:
             for id in members.keys.sorted() where members[id]?.fenceGroups.contains(group) == true {
                 members[id]?.gate.deliver(.fences(group, update))
             }

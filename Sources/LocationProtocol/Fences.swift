@@ -109,6 +109,8 @@ public enum FenceUpdate: Sendable, Hashable {
     case changed(FenceEvent)
     /// The answer to ``ClientRequest/requestFenceState(_:identifier:)``: the state now.
     case determined(FenceEvent)
+    /// A fence was removed (by any client of the app): every client with the group open forgets it.
+    case removed(identifier: String)
 }
 
 /// One app's fences as the service holds them, for `locationctl regions`.

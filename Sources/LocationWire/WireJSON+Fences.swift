@@ -43,7 +43,7 @@ extension WireJSON {
     }
 
     struct FenceUpdate: Codable, Equatable {
-        /// `snapshot`, `started`, `failed`, `changed` or `determined`.
+        /// `snapshot`, `started`, `failed`, `changed`, `determined` or `removed`.
         var kind: String
         var records: [FenceEntry]?
         var record: FenceEntry?
@@ -160,6 +160,8 @@ extension WireJSON.FenceUpdate {
             self.init(kind: "changed", event: .init(event))
         case .determined(let event):
             self.init(kind: "determined", event: .init(event))
+        case .removed(let identifier):
+            self.init(kind: "removed", identifier: identifier)
         }
     }
 
@@ -177,6 +179,8 @@ extension WireJSON.FenceUpdate {
             return .changed(try required(event, "event", in: type).value())
         case "determined":
             return .determined(try required(event, "event", in: type).value())
+        case "removed":
+            return .removed(identifier: try required(identifier, "identifier", in: type))
         default:
             throw WireJSONError.unknown("fence update", kind)
         }

@@ -122,6 +122,24 @@ import Testing
         await secondEvents.stop()
     }
 
+    @Test func aConditionRemovedByAnotherMonitorOfTheNameIsGoneFromBoth() async throws {
+        let world = try MonitorWorld(at: MonitorPlace.inside)
+        let first = try await world.open("shared")
+        await first.add(MonitorPlace.circle, identifier: "office")
+        world.advance(by: 2)
+        let second = try await world.open("shared")
+        #expect(await second.identifiers == ["office"])
+        await second.remove("office")
+        world.advance(by: 2)
+        var gone = false
+        for _ in 0..<100 where !gone {
+            gone = await first.identifiers.isEmpty
+            if !gone { try await quiet() }
+        }
+        #expect(gone, "the first monitor forgets the condition the second removed")
+        #expect(await first.record(for: "office") == nil)
+    }
+
     @Test func theTwentyFirstConditionIsOverTheLimit() async throws {
         let world = try MonitorWorld()
         let monitor = try await world.open("many")

@@ -37,6 +37,7 @@ import Testing
         .event(.fences(.regions, .failed(identifier: "home", .limitExceeded))),
         .event(.fences(.monitor("m"), .changed(Self.limited))),
         .event(.fences(.regions, .determined(Self.event))),
+        .event(.fences(.monitor("Trips"), .removed(identifier: "home"))),
         .fences([]),
         .fences([AppFences(app: "com.example.app", groups: [
             GroupFences(group: .regions, records: [FenceRecord(definition: Self.circle, lastEvent: Self.event)], pendingEvents: 2),
