@@ -118,7 +118,7 @@ let package = Package(
         ]),
         .executableTarget(name: "locationctl", dependencies: [
             "LocationProtocol", "LocationCore", "LocationGeodesy", "LocationNMEA", "LocationSources",
-            "LocationEngine", "LocationPolicy", "LocationPolicyAdapters", "LocationDaemonClient", "LocationPlaces",
+            "LocationEngine", "LocationPolicy", "LocationPolicyAdapters", "LocationDaemonClient", "LocationGeofencing", "LocationPlaces",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),

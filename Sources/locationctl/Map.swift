@@ -59,7 +59,7 @@ extension LocationCtl {
             let fences = try readFences()
             let fixes = try SourceReading.fixes(of: spec, limit: duration)
             guard !fixes.isEmpty else { throw CommandFailure("\(source) gave no fix") }
-            let events = FenceEventStandIn.events(fixes: fixes, fences: fences)
+            let events = MapEvents.events(fixes: fixes, fences: fences)
             let drawing = MapDrawing(source: source, fixes: fixes, fences: fences, events: events)
             let svg = SVGMap(drawing, width: Double(width), height: Double(height)).render()
             if let output {

@@ -22,7 +22,7 @@ struct DriveWithFences {
         fixes = try SourceReading.fixes(of: try SourceSpec(track.spec))
         let circles = TrueCrossings.circles(crossedBy: track.positions)
         fences = circles.map { MapFence(latitude: $0.latitude, longitude: $0.longitude, radius: $0.radius, identifier: $0.identifier) }
-        events = FenceEventStandIn.events(fixes: fixes, fences: fences)
+        events = MapEvents.events(fixes: fixes, fences: fences)
         truth = TrueCrossings.crossings(of: track.positions, circles: circles)
     }
 
@@ -58,18 +58,19 @@ struct DriveWithFences {
     }
 }
 
-@Suite struct FenceEventStandInTests {
+@Suite struct MapEventsTests {
     private func fix(_ metresNorth: Double, accuracy: Double = 5, second: Double) -> Fix {
         let point = Geodesic.wgs84.direct(latitude: 45, longitude: 7, azimuth: 0, distance: metresNorth)
         return Fix(latitude: point.latitude, longitude: point.longitude, horizontalAccuracy: accuracy,
                    timestamp: Date(timeIntervalSince1970: second))
     }
 
-    @Test func anEventNeedsTheWholeAccuracyCircleOnTheOtherSide() {
+    @Test func anEventNeedsTheWholeUncertaintyOnTheOtherSide() {
         let fence = MapFence(latitude: 45, longitude: 7, radius: 100, identifier: "f")
-        // Outside, then 97 m (uncertain with ±5 m), then 94 m (inside), 103 m (uncertain), 106 m (outside).
-        let fixes = [fix(200, second: 0), fix(97, second: 1), fix(94, second: 2), fix(103, second: 3), fix(106, second: 4)]
-        let events = FenceEventStandIn.events(fixes: fixes, fences: [fence])
+        // 4.5 × 5 m = 22.5 m each side of the edge decides nothing: outside at 200 m, then 85 m
+        // (uncertain), 70 m (inside), 115 m (uncertain), 130 m (outside).
+        let fixes = [fix(200, second: 0), fix(85, second: 1), fix(70, second: 2), fix(115, second: 3), fix(130, second: 4)]
+        let events = MapEvents.events(fixes: fixes, fences: [fence])
         #expect(events.map(\.kind) == [.enter, .exit])
         #expect(events.map(\.timestamp) == [Date(timeIntervalSince1970: 2), Date(timeIntervalSince1970: 4)])
     }
@@ -77,7 +78,7 @@ struct DriveWithFences {
     @Test func theFirstStateIsNotAnEventAndInvalidFixesAreSkipped() {
         let fence = MapFence(latitude: 45, longitude: 7, radius: 100, identifier: "f")
         let fixes = [fix(0, second: 0), fix(500, accuracy: -1, second: 1), fix(0, accuracy: 1_000, second: 2), fix(10, second: 3)]
-        #expect(FenceEventStandIn.events(fixes: fixes, fences: [fence]).isEmpty)
+        #expect(MapEvents.events(fixes: fixes, fences: [fence]).isEmpty)
     }
 
     /// On a real drive, each event fires after the true crossing it stands for, once the accuracy
