@@ -2,6 +2,7 @@ import CoreLocation
 import CoreLocationTesting
 import Foundation
 import LocationCore
+import LocationGeodesy
 import LocationPolicy
 import LocationProtocol
 import TestSupport
@@ -112,4 +113,50 @@ final class Flag: @unchecked Sendable {
     private var value = false
     var isSet: Bool { lock.withLock { value } }
     func set() { lock.withLock { value = true } }
+}
+
+/// The region monitoring samples of "Monitoring the user's proximity to geographic regions".
+@Suite struct RegionSeedBehaviourTests {
+    @Test func theManagerSampleTriggersItsTaskOnEntryOnly() throws {
+        // 110 km west of the centre at 100 m/s: the 100 km region is entered after about 100 s.
+        let centre = CLLocationCoordinate2D(latitude: 37.3346, longitude: -122.0090)
+        let start = Geodesic.wgs84.direct(latitude: centre.latitude, longitude: centre.longitude, azimuth: 270, distance: 110_000)
+        let source = StraightDriveSource(start: (start.latitude, start.longitude), azimuth: 90, speed: 100)
+        let world = LocationTestHarness(sources: [source])
+        try world.setAuthorization(.authorizedAlways)
+        world.run {
+            let seed = RegionMonitoringSeed()
+            seed.monitorRegionAtLocation(center: centre, identifier: "ApplePark")
+            world.advance(by: 60)
+            #expect(seed.triggered.isEmpty, "still 50 km outside")
+            world.advance(by: 60)
+            #expect(seed.triggered == ["ApplePark"])
+            world.advance(by: 2_000)
+            #expect(seed.triggered == ["ApplePark"], "notifyOnExit is false: leaving triggers nothing")
+        }
+    }
+
+    @Test func theMonitorSampleReportsEnteringAndLeaving() async throws {
+        let world = try MonitorWorld(at: MonitorPlace.outside)
+        let reports = Locked<[String]>([])
+        let task = world.harness.run {
+            Task { try await monitorApplePark(center: MonitorPlace.center) { line in reports.withLock { $0.append(line) } } }
+        }
+        defer { task.cancel() }
+        _ = await eventually(timeout: .seconds(20)) {
+            world.advance(by: 1)
+            return reports.withLock { $0 } == ["left ApplePark"]
+        }
+        world.move(to: MonitorPlace.inside)
+        _ = await eventually(timeout: .seconds(20)) {
+            world.advance(by: 1)
+            return reports.withLock { $0.count } >= 2
+        }
+        world.move(to: MonitorPlace.outside)
+        _ = await eventually(timeout: .seconds(20)) {
+            world.advance(by: 1)
+            return reports.withLock { $0.count } >= 3
+        }
+        #expect(reports.withLock { $0 } == ["left ApplePark", "entered ApplePark", "left ApplePark"])
+    }
 }

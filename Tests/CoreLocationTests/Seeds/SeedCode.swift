@@ -161,3 +161,56 @@ func compassFeaturesAvailable(_ locationManager: CLLocationManager) -> Bool {
         return false
     }
 }
+
+// From Apple's "Monitoring the user's proximity to geographic regions": the `CLLocationManager`
+// form. (The region's radius is the largest the device allows, as in the article.)
+class RegionMonitoringSeed: NSObject, CLLocationManagerDelegate {
+    let locationManager = CLLocationManager()
+    var triggered: [String] = []
+
+    override init() {
+        super.init()
+        locationManager.delegate = self
+    }
+
+    func monitorRegionAtLocation(center: CLLocationCoordinate2D, identifier: String) {
+        // Make sure the devices supports region monitoring.
+        if CLLocationManager.isMonitoringAvailable(for: CLCircularRegion.self) {
+            // Register the region.
+            let maxDistance = locationManager.maximumRegionMonitoringDistance
+            let region = CLCircularRegion(center: center,
+                                          radius: maxDistance, identifier: identifier)
+            region.notifyOnEntry = true
+            region.notifyOnExit = false
+
+            locationManager.startMonitoring(for: region)
+        }
+    }
+
+    func locationManager(_ manager: CLLocationManager, didEnterRegion region: CLRegion) {
+        if let region = region as? CLCircularRegion {
+            let identifier = region.identifier
+            triggerTaskAssociatedWithRegionIdentifier(regionID: identifier)
+        }
+    }
+
+    func triggerTaskAssociatedWithRegionIdentifier(regionID: String) { triggered.append(regionID) }
+}
+
+// From the same article: the `CLMonitor` form, in the Swift spelling of its types (the article's
+// sample names the Objective-C class `CLCircularGeographicCondition` and does not `await` the add,
+// which does not compile against Apple's SDK either).
+func monitorApplePark(center: CLLocationCoordinate2D, report: @escaping @Sendable (String) -> Void) async throws {
+    let monitor = await CLMonitor("monitorName")
+    await monitor.add(CLMonitor.CircularGeographicCondition(center: center, radius: 200), identifier: "ApplePark")
+    for try await event in monitor.events {
+        switch event.state {
+        case .satisfied:
+            report("entered \(event.identifier)")
+        case .unsatisfied:
+            report("left \(event.identifier)")
+        default:
+            break
+        }
+    }
+}
