@@ -18,8 +18,13 @@ extension CLLocationManager {
             }
         case .started(let record):
             let identifier = record.definition.identifier
-            if regionStates[identifier] == nil { regionStates[identifier] = record.lastEvent.state }
-            guard awaitingStart.remove(identifier) != nil else { return }
+            guard awaitingStart.remove(identifier) != nil else {
+                if regionStates[identifier] == nil { regionStates[identifier] = record.lastEvent.state }
+                return
+            }
+            // The service's state of the region this manager started (kept when it was already
+            // monitored with the same shape).
+            regionStates[identifier] = record.lastEvent.state
             let region = ownRegions[identifier] ?? CLRegion.make(record.definition)
             delegate?.locationManager(self, didStartMonitoringFor: region)
         case let .failed(identifier, issue):

@@ -145,6 +145,16 @@ final class FenceKeeper: @unchecked Sendable {
             flush()
             return announce(record, in: group, app: app, client: client)
         }
+        // Apps add their fences again at every launch: the same fence keeps its state (and the
+        // next event is a real change), where a different one starts afresh.
+        if let existing = state.groups[group]?.records[definition.identifier], existing.definition == definition,
+           existing.lastEvent.state != .unmonitored {
+            announce(existing, in: group, app: app, client: client)
+            if group == .regions, let issue = state.issue {
+                send(client, group, .failed(identifier: definition.identifier, issue))
+            }
+            return
+        }
         let record = FenceRecord(definition: definition, lastEvent: FenceEvent(
             identifier: definition.identifier, state: definition.assumedState, date: now, issue: state.issue))
         store(record, at: address)

@@ -227,6 +227,28 @@ import Testing
         }
     }
 
+    /// Apps start monitoring their regions at every launch: the same region keeps its state, so
+    /// the next crossing is reported as the entry or exit it is, and nothing is re-emitted.
+    @Test func startingTheSameRegionAgainKeepsItsState() throws {
+        let world = try Self.world(Self.drive())
+        world.run {
+            let region = CLCircularRegion(center: Self.centre, radius: 100, identifier: "block")
+            var manager: CLLocationManager? = CLLocationManager()
+            manager?.startMonitoring(for: region)
+            world.advance(by: 50)  // inside
+            manager = nil
+            world.settle()
+            let recorder = RegionRecorder()
+            let relaunched = CLLocationManager()
+            relaunched.delegate = recorder
+            relaunched.startMonitoring(for: CLCircularRegion(center: Self.centre, radius: 100, identifier: "block"))
+            world.advance(by: 5)
+            #expect(!recorder.events.contains { if case .determined = $0 { true } else { false } }, "no state re-emitted")
+            world.advance(by: 65)
+            #expect(recorder.crossings == [.exited("block")])
+        }
+    }
+
     @Test func revokingStopsEvents() throws {
         let world = try Self.world(Self.drive())
         try world.run {
