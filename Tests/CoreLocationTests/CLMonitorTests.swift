@@ -376,7 +376,8 @@ import Testing
         let start = ContinuousClock.now
         let monitor = await LocationSystem.$override.withValue(system) { await CLMonitor("silent") }
         let waited = ContinuousClock.now - start
-        #expect(waited >= .seconds(4) && waited < .seconds(30))
+        // Bounded, not exact: in a full parallel run other tests may hold the cooperative threads.
+        #expect(waited >= .seconds(4) && waited < .seconds(120))
         #expect(await monitor.identifiers.isEmpty)
         await monitor.add(MonitorPlace.circle, identifier: "office")
         #expect(await monitor.identifiers == ["office"])
