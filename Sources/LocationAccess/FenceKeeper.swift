@@ -37,6 +37,10 @@ final class FenceKeeper: @unchecked Sendable {
     private var watcher = FenceWatcher()
     private var subscription: EngineSubscription?
     private var subscribedAccuracy: Double?
+    /// Set when a subscription starts: its first delivery may be the engine's cached fix (after a
+    /// restart, the last location of the previous run), and one older than the states it would
+    /// judge must not move them back in time.
+    private var staleBefore: Date?
     /// Apps whose file must be written before the events of this turn go out.
     private var dirty: Set<String> = []
 
@@ -286,9 +290,12 @@ final class FenceKeeper: @unchecked Sendable {
         guard subscription == nil else { return }
         let accuracy = watcher.demand.precise
         subscribedAccuracy = accuracy
+        staleBefore = newestMeasuredDate()
         subscription = engine.subscribe(Self.request(accuracy)) { [weak self] event in
-            guard case .locations(let fixes) = event else { return }
-            for fix in fixes { self?.evaluate(fix) }
+            guard let self, case .locations(let fixes) = event else { return }
+            let staleBefore = self.staleBefore
+            self.staleBefore = nil
+            for fix in fixes where staleBefore.map({ fix.timestamp >= $0 }) ?? true { self.evaluate(fix) }
         }
     }
 
@@ -300,6 +307,13 @@ final class FenceKeeper: @unchecked Sendable {
         guard accuracy != subscribedAccuracy else { return }
         subscribedAccuracy = accuracy
         subscription.update(Self.request(accuracy))
+    }
+
+    /// The newest date a fix decided any fence's state (nil when none has been measured).
+    private func newestMeasuredDate() -> Date? {
+        appStates.values.flatMap(\.groups.values).flatMap(\.records.values)
+            .filter { ($0.lastEvent.state == .inside || $0.lastEvent.state == .outside) && $0.lastEvent.issue == nil }
+            .map(\.lastEvent.date).max()
     }
 
     private static func request(_ accuracy: Double) -> UpdateRequest {

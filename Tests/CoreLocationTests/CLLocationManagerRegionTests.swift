@@ -3,6 +3,8 @@ import CoreLocationTesting
 import Foundation
 import LocationAccess
 import LocationCore
+import LocationEngine
+import LocationProtocol
 import LocationGeodesy
 import LocationSources
 import TestSupport
@@ -246,6 +248,33 @@ import Testing
             #expect(!recorder.events.contains { if case .determined = $0 { true } else { false } }, "no state re-emitted")
             world.advance(by: 65)
             #expect(recorder.crossings == [.exited("block")])
+        }
+    }
+
+    /// A restarted `locationd` hands its engine the last location of its previous run, which may be
+    /// older than the fences' states (it saves that location only every few seconds): delivered as
+    /// the first fix of the fences' subscription, it must not move them back in time.
+    @Test func aStaleRestoredLocationMovesNoFence() throws {
+        let storage = MemoryFenceStorage()
+        let first = try Self.world(Self.drive(), status: .authorizedAlways, storage: storage)
+        first.run {
+            let manager = CLLocationManager()
+            manager.startMonitoring(for: CLCircularRegion(center: Self.centre, radius: 100, identifier: "block"))
+            first.advance(by: 50)  // inside
+        }
+        let here = (latitude: Self.centre.latitude, longitude: Self.centre.longitude)
+        let restarted = LocationTestHarness(sources: [StraightDriveSource(start: here, speed: 0)], fenceStorage: storage)
+        let outside = Geodesic.wgs84.direct(latitude: here.latitude, longitude: here.longitude, azimuth: 0, distance: 1_000)
+        restarted.engine.restoreLastFix(Fix(latitude: outside.latitude, longitude: outside.longitude, horizontalAccuracy: 5,
+                                            timestamp: restarted.loop.now.addingTimeInterval(-3_600)))
+        try restarted.setAuthorization(.authorizedAlways)
+        restarted.advance(by: 10)
+        restarted.run {
+            let recorder = RegionRecorder()
+            let relaunched = CLLocationManager()
+            relaunched.delegate = recorder
+            restarted.advance(by: 5)
+            #expect(recorder.crossings.isEmpty, "inside before the restart, inside now")
         }
     }
 

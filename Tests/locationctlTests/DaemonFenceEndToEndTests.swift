@@ -57,7 +57,7 @@ import Testing
         #expect(second.lines.first { $0.hasPrefix("monitored ") } == "monitored block")
         kill(second.process.processIdentifier, SIGTERM)
         let secondOutput = second.finish(timeout: 5)
-        #expect(secondOutput.lines.filter { $0 == "enter block" }.count == 1)
+        #expect(secondOutput.lines.filter { $0 == "enter block" }.count == 1, "\(secondOutput.lines)")
         #expect(try Self.regions(fixture).pending == 0)
 
         // Delivered once: the next launch finds nothing waiting.
