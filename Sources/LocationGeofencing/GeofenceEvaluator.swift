@@ -19,14 +19,11 @@ public final class GeofenceEvaluator {
     private var setPositions: [UInt32] = []
     private var inside: [UInt32] = []
     private var unknown: [UInt32] = []
-    /// Fences whose boundary the last fix was near (within ``nearBand`` margins): signed distance to
-    /// the boundary (negative inside) and the fix's time, to date a crossing between two fixes.
-    private var nearby: [UInt32: (signed: Double, time: Date)] = [:]
-    private var seen: [UInt32: (signed: Double, time: Date)] = [:]
-    /// How many margins from a boundary a fix may be for the fence to count as near it.
+    /// Dates crossings from the fixes near each fence's boundary.
+    private var clock = CrossingClock()
+    /// How many margins inside a boundary a fix may be for the fence to count as near it (outside,
+    /// every fence the query finds is within one margin).
     static let nearBand = 3.0
-    /// The last time each nearby fence's boundary lay between two consecutive fixes, and which way.
-    private var lastSideChange: [UInt32: (time: Date, inward: Bool)] = [:]
 
     public init() {}
 
@@ -38,6 +35,7 @@ public final class GeofenceEvaluator {
     /// The index's and the states' storage in bytes.
     public var memoryBytes: Int {
         index.memoryBytes + states.capacity + setPositions.capacity * 4 + (inside.capacity + unknown.capacity) * 4
+            + clock.memoryBytes
     }
 
     /// Adds a fence that starts in `state` (`.unknown`, or an assumed `.inside` / `.outside`;
@@ -51,6 +49,7 @@ public final class GeofenceEvaluator {
         } else {
             states[i] = .outside
         }
+        clock.reset(key.rawValue)
         setState(key.rawValue, state == .unmonitored ? .unknown : state)
         return key
     }
@@ -89,14 +88,12 @@ public final class GeofenceEvaluator {
         guard index.query(latitude: fix.latitude, longitude: fix.longitude, margin: margin) else { return [] }
         var changes: [FenceTransition] = []
         let point = EarthPoint(latitude: fix.latitude, longitude: fix.longitude)
-        seen.removeAll(keepingCapacity: true)
+        let time = fix.timestamp.timeIntervalSinceReferenceDate
+        clock.begin()
         for (key, chord) in index.found {
             let i = Int(key)
             let signed = (ChordBounds.lower(chord) + ChordBounds.upper(chord)) / 2 - index.radii[i]
-            if signed >= -Self.nearBand * margin {
-                noteSide(key, signed: signed, at: fix.timestamp)
-                seen[key] = (signed, fix.timestamp)
-            }
+            if signed >= -Self.nearBand * margin { clock.observe(key, signedDistance: signed, at: time) }
             guard let decision = FenceJudge.decide(chord: chord, radius: index.radii[i], margin: margin,
                                                    point, index.centres[i]),
                   decision != states[i] else { continue }
@@ -106,10 +103,10 @@ public final class GeofenceEvaluator {
         }
         // A fence near the last fix and not found now is more than a margin outside: the boundary
         // lay between the two fixes (its exact distance, for these few).
-        for (key, _) in nearby where seen[key] == nil && !index.wasFound(key) {
+        for key in clock.leftBehind({ index.wasFound($0) }) {
             guard let circle = index.circle(FenceKey(rawValue: key)) else { continue }
             let distance = ChordBounds.exactDistance(point, EarthPoint(latitude: circle.latitude, longitude: circle.longitude))
-            noteSide(key, signed: distance - circle.radius, at: fix.timestamp)
+            clock.observe(key, signedDistance: distance - circle.radius, at: time)
         }
         // Not found: more than k·a outside. Walk backwards, as leaving removes from the array.
         for position in stride(from: inside.count - 1, through: 0, by: -1) {
@@ -118,30 +115,18 @@ public final class GeofenceEvaluator {
         for position in stride(from: unknown.count - 1, through: 0, by: -1) {
             leaveIfNotFound(unknown[position], into: &changes)
         }
-        swap(&nearby, &seen)
-        if !lastSideChange.isEmpty { lastSideChange = lastSideChange.filter { nearby[$0.key] != nil } }
+        clock.end(at: time)
         return changes
     }
 
     /// A moved or removed fence's key may come back for another fence: what was seen near it goes.
     private func forgetCrossings(_ key: UInt32) {
-        nearby[key] = nil
-        lastSideChange[key] = nil
-    }
-
-    /// Records where the boundary lay between the previous fix near this fence and this one: where
-    /// the signed distance, linear in time between them, is zero.
-    private func noteSide(_ key: UInt32, signed: Double, at time: Date) {
-        guard let previous = nearby[key], (previous.signed <= 0) != (signed <= 0), time > previous.time else { return }
-        let fraction = previous.signed / (previous.signed - signed)
-        let crossed = previous.time.addingTimeInterval(time.timeIntervalSince(previous.time) * fraction)
-        lastSideChange[key] = (crossed, signed <= 0)
+        clock.reset(key)
     }
 
     /// When the fence's boundary was last crossed in the direction of the new state, if seen.
     private func crossingTime(_ key: UInt32, inward: Bool) -> Date? {
-        guard let change = lastSideChange[key], change.inward == inward else { return nil }
-        return change.time
+        clock.crossing(key, inward: inward).map(Date.init(timeIntervalSinceReferenceDate:))
     }
 
     private func leaveIfNotFound(_ key: UInt32, into changes: inout [FenceTransition]) {

@@ -1,0 +1,79 @@
+import Foundation
+
+/// When each fence's boundary was last crossed, as the fixes on either side of it put it: the
+/// signed distance to the boundary (negative inside) is taken as linear in time between two
+/// consecutive fixes near the fence, and its zero is the crossing.
+///
+/// The deciding fix comes a margin (k × accuracy) past the boundary; the crossing itself lies
+/// between the last fix on one side and the first on the other, which this recovers. Kept in
+/// arrays by fence key (17 bytes a fence) and a fix counter, so a fix costs no allocation and no
+/// hashing: a fence "seen at the previous fix" is one whose counter is this fix's minus one.
+struct CrossingClock {
+    private var signed: [Float] = []
+    private var seenAt: [UInt32] = []
+    private var crossedAt: [Double] = []
+    private var inward: [Bool] = []
+    /// Fences near the previous fix, and near this one so far.
+    private var previousNear: [UInt32] = []
+    private var currentNear: [UInt32] = []
+    private var fix: UInt32 = 1
+    private var previousTime: Double = 0
+
+    var memoryBytes: Int {
+        signed.capacity * 4 + seenAt.capacity * 4 + crossedAt.capacity * 8 + inward.capacity
+            + (previousNear.capacity + currentNear.capacity) * 4
+    }
+
+    /// Makes room for fence `key` (keys are dense) and forgets what was seen of it before.
+    mutating func reset(_ key: UInt32) {
+        let i = Int(key)
+        while signed.count <= i {
+            signed.append(0)
+            seenAt.append(0)
+            crossedAt.append(.nan)
+            inward.append(false)
+        }
+        seenAt[i] = 0
+        crossedAt[i] = .nan
+    }
+
+    /// Starts a fix.
+    mutating func begin() {
+        swap(&previousNear, &currentNear)
+        currentNear.removeAll(keepingCapacity: true)
+        fix &+= 1
+    }
+
+    /// The fix is `signedDistance` metres from the fence's boundary (negative inside).
+    mutating func observe(_ key: UInt32, signedDistance: Double, at time: Double) {
+        let i = Int(key)
+        if seenAt[i] == fix &- 1 {
+            let before = Double(signed[i])
+            if (before <= 0) != (signedDistance <= 0), time > previousTime {
+                crossedAt[i] = previousTime + (time - previousTime) * before / (before - signedDistance)
+                inward[i] = signedDistance <= 0
+            }
+        } else {
+            // Not near at the previous fix: a crossing seen before that no longer tells anything.
+            crossedAt[i] = .nan
+        }
+        signed[i] = Float(signedDistance)
+        seenAt[i] = fix
+        currentNear.append(key)
+    }
+
+    /// The fences near the previous fix that are not near this one.
+    func leftBehind(_ isNear: (UInt32) -> Bool) -> [UInt32] {
+        previousNear.filter { seenAt[Int($0)] != fix && !isNear($0) }
+    }
+
+    /// Ends the fix taken at `time` (seconds since the reference date).
+    mutating func end(at time: Double) { previousTime = time }
+
+    /// When the boundary was last crossed in this direction, if seen.
+    func crossing(_ key: UInt32, inward direction: Bool) -> Double? {
+        let i = Int(key)
+        guard i < crossedAt.count, !crossedAt[i].isNaN, inward[i] == direction else { return nil }
+        return crossedAt[i]
+    }
+}
