@@ -7,8 +7,9 @@ import Foundation
 /// The deciding fix comes a margin (k × accuracy) past the boundary; the crossing itself lies
 /// between the last fix on one side and the first on the other, which this recovers. Kept in
 /// arrays by fence key (17 bytes a fence) and a fix counter, so a fix costs no allocation and no
-/// hashing: a fence "seen at the previous fix" is one whose counter is this fix's minus one.
-struct CrossingClock {
+/// hashing: a fence "seen at the previous fix" is one whose counter is this fix's minus one. A
+/// class, so its arrays are always changed in place, never copied by the evaluator that holds it.
+final class CrossingClock {
     private var signed: [Float] = []
     private var seenAt: [UInt32] = []
     private var crossedAt: [Double] = []
@@ -25,7 +26,7 @@ struct CrossingClock {
     }
 
     /// Makes room for fence `key` (keys are dense) and forgets what was seen of it before.
-    mutating func reset(_ key: UInt32) {
+    func reset(_ key: UInt32) {
         let i = Int(key)
         while signed.count <= i {
             signed.append(0)
@@ -38,14 +39,16 @@ struct CrossingClock {
     }
 
     /// Starts a fix.
-    mutating func begin() {
+    func begin() {
         swap(&previousNear, &currentNear)
         currentNear.removeAll(keepingCapacity: true)
         fix &+= 1
     }
 
-    /// The fix is `signedDistance` metres from the fence's boundary (negative inside).
-    mutating func observe(_ key: UInt32, signedDistance: Double, at time: Double) {
+    /// The fix is `signedDistance` metres from the fence's boundary (negative inside). `near`:
+    /// whether the fence counts as near this fix (false for one measured only because it was near
+    /// the previous fix: it is not followed further).
+    func observe(_ key: UInt32, signedDistance: Double, at time: Double, near: Bool = true) {
         let i = Int(key)
         if seenAt[i] == fix &- 1 {
             let before = Double(signed[i])
@@ -59,7 +62,7 @@ struct CrossingClock {
         }
         signed[i] = Float(signedDistance)
         seenAt[i] = fix
-        currentNear.append(key)
+        if near { currentNear.append(key) }
     }
 
     /// The fences near the previous fix that are not near this one.
@@ -68,7 +71,7 @@ struct CrossingClock {
     }
 
     /// Ends the fix taken at `time` (seconds since the reference date).
-    mutating func end(at time: Double) { previousTime = time }
+    func end(at time: Double) { previousTime = time }
 
     /// When the boundary was last crossed in this direction, if seen.
     func crossing(_ key: UInt32, inward direction: Bool) -> Double? {

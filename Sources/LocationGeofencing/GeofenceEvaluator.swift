@@ -20,7 +20,7 @@ public final class GeofenceEvaluator {
     private var inside: [UInt32] = []
     private var unknown: [UInt32] = []
     /// Dates crossings from the fixes near each fence's boundary.
-    private var clock = CrossingClock()
+    private let clock = CrossingClock()
     /// How many margins inside a boundary a fix may be for the fence to count as near it (outside,
     /// every fence the query finds is within one margin).
     static let nearBand = 3.0
@@ -106,7 +106,7 @@ public final class GeofenceEvaluator {
         for key in clock.leftBehind({ index.wasFound($0) }) {
             guard let circle = index.circle(FenceKey(rawValue: key)) else { continue }
             let distance = ChordBounds.exactDistance(point, EarthPoint(latitude: circle.latitude, longitude: circle.longitude))
-            clock.observe(key, signedDistance: distance - circle.radius, at: time)
+            clock.observe(key, signedDistance: distance - circle.radius, at: time, near: false)
         }
         // Not found: more than k·a outside. Walk backwards, as leaving removes from the array.
         for position in stride(from: inside.count - 1, through: 0, by: -1) {
