@@ -10,10 +10,18 @@ import Foundation
 /// hashing: a fence "seen at the previous fix" is one whose counter is this fix's minus one. A
 /// class, so its arrays are always changed in place, never copied by the evaluator that holds it.
 final class CrossingClock {
-    private var signed: [Float] = []
-    private var seenAt: [UInt32] = []
-    private var crossedAt: [Double] = []
-    private var inward: [Bool] = []
+    private struct Entry {
+        /// When the boundary was last crossed (seconds since the reference date), NaN when not seen.
+        var crossedAt = Double.nan
+        /// The signed distance to the boundary at the last fix near the fence.
+        var signed: Float = 0
+        /// The fix counter of that fix.
+        var seenAt: UInt32 = 0
+        /// Whether the last crossing went inward.
+        var inward = false
+    }
+
+    private var entries: [Entry] = []
     /// Fences near the previous fix, and near this one so far.
     private var previousNear: [UInt32] = []
     private var currentNear: [UInt32] = []
@@ -21,21 +29,14 @@ final class CrossingClock {
     private var previousTime: Double = 0
 
     var memoryBytes: Int {
-        signed.capacity * 4 + seenAt.capacity * 4 + crossedAt.capacity * 8 + inward.capacity
-            + (previousNear.capacity + currentNear.capacity) * 4
+        entries.capacity * MemoryLayout<Entry>.stride + (previousNear.capacity + currentNear.capacity) * 4
     }
 
     /// Makes room for fence `key` (keys are dense) and forgets what was seen of it before.
     func reset(_ key: UInt32) {
         let i = Int(key)
-        while signed.count <= i {
-            signed.append(0)
-            seenAt.append(0)
-            crossedAt.append(.nan)
-            inward.append(false)
-        }
-        seenAt[i] = 0
-        crossedAt[i] = .nan
+        while entries.count <= i { entries.append(Entry()) }
+        entries[i] = Entry()
     }
 
     /// Starts a fix.
@@ -50,24 +51,26 @@ final class CrossingClock {
     /// the previous fix: it is not followed further).
     func observe(_ key: UInt32, signedDistance: Double, at time: Double, near: Bool = true) {
         let i = Int(key)
-        if seenAt[i] == fix &- 1 {
-            let before = Double(signed[i])
+        var entry = entries[i]
+        if entry.seenAt == fix &- 1 {
+            let before = Double(entry.signed)
             if (before <= 0) != (signedDistance <= 0), time > previousTime {
-                crossedAt[i] = previousTime + (time - previousTime) * before / (before - signedDistance)
-                inward[i] = signedDistance <= 0
+                entry.crossedAt = previousTime + (time - previousTime) * before / (before - signedDistance)
+                entry.inward = signedDistance <= 0
             }
         } else {
             // Not near at the previous fix: a crossing seen before that no longer tells anything.
-            crossedAt[i] = .nan
+            entry.crossedAt = .nan
         }
-        signed[i] = Float(signedDistance)
-        seenAt[i] = fix
+        entry.signed = Float(signedDistance)
+        entry.seenAt = fix
+        entries[i] = entry
         if near { currentNear.append(key) }
     }
 
     /// The fences near the previous fix that are not near this one.
     func leftBehind(_ isNear: (UInt32) -> Bool) -> [UInt32] {
-        previousNear.filter { seenAt[Int($0)] != fix && !isNear($0) }
+        previousNear.filter { entries[Int($0)].seenAt != fix && !isNear($0) }
     }
 
     /// Ends the fix taken at `time` (seconds since the reference date).
@@ -76,7 +79,7 @@ final class CrossingClock {
     /// When the boundary was last crossed in this direction, if seen.
     func crossing(_ key: UInt32, inward direction: Bool) -> Double? {
         let i = Int(key)
-        guard i < crossedAt.count, !crossedAt[i].isNaN, inward[i] == direction else { return nil }
-        return crossedAt[i]
+        guard i < entries.count, !entries[i].crossedAt.isNaN, entries[i].inward == direction else { return nil }
+        return entries[i].crossedAt
     }
 }
