@@ -54,8 +54,11 @@ struct FenceWatcher {
     }
 
     /// The accuracy that can still decide the nearest boundary from here: coarse far from every
-    /// fence, precise near one.
+    /// fence, precise near one. Rounded down to a power of two, so that the engine's request
+    /// changes when the device has come twice as close, not with every fix.
     func requiredAccuracy(near latitude: Double, _ longitude: Double) -> Double {
-        demand.requiredAccuracy(boundaryDistance: nearestBoundaryDistance(latitude: latitude, longitude: longitude))
+        let exact = demand.requiredAccuracy(boundaryDistance: nearestBoundaryDistance(latitude: latitude, longitude: longitude))
+        guard exact > demand.precise else { return demand.precise }
+        return max(demand.precise, min(demand.coarsest, exp2(floor(log2(exact)))))
     }
 }
