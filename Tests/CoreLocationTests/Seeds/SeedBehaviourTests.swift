@@ -97,7 +97,9 @@ func drive<T: Sendable>(_ world: LocationTestHarness, until task: Task<T, any Er
     let done = Flag()
     let watcher = Task { _ = try? await task.value; done.set() }
     var seconds = 0
-    _ = await eventually(timeout: .seconds(60)) {
+    // Generous on the wall clock: in a full parallel run other tests may hold the cooperative
+    // threads for tens of seconds; virtual time is what the tests measure.
+    _ = await eventually(timeout: .seconds(180)) {
         guard !done.isSet, seconds < 600 else { return true }
         world.loop.advance(by: 1)
         seconds += 1
