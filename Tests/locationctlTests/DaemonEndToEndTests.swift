@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import LocationDaemonClient
 import LocationPolicy
 import LocationProtocol
@@ -10,7 +11,7 @@ import Testing
 
     private static func accuracy(_ line: String) -> Double? { line.split(separator: " ").last.flatMap { Double($0) } }
 
-    @Test func twoAppsReceiveExactlyWhatEachMay() throws {
+    @Test func twoAppsReceiveExactlyWhatEachMay() async throws {
         let fixture = try DaemonFixture()
         defer { fixture.stop() }
         try fixture.startDaemon(sources: ["fixed:51.501364,-0.14189,5"])
@@ -23,7 +24,7 @@ import Testing
 
         let a = try fixture.launch(precise, count: 2), b = try fixture.launch(coarse, count: 1)
         let c = try fixture.launch(denied, count: 1)
-        let (outA, outB, outC) = (a.finish(timeout: 30), b.finish(timeout: 30), c.finish(timeout: 30))
+        let (outA, outB, outC) = (await a.finished(within: 30), await b.finished(within: 30), await c.finished(within: 30))
         #expect(outA.status == 0, "\(outA.stdout)\(outA.stderr)")
         #expect(outA.lines.first == "authorization 4 accuracy 0")
         #expect(Self.locations(outA.lines) == Array(repeating: "location 51.501364 -0.141890 5.0", count: 2))
@@ -38,7 +39,7 @@ import Testing
         #expect(Self.locations(outC.lines).isEmpty)
     }
 
-    @Test func revokingOneAppStopsItWithin100msAndTellsIt() throws {
+    @Test func revokingOneAppStopsItWithin100msAndTellsIt() async throws {
         let fixture = try DaemonFixture()
         defer { fixture.stop() }
         try fixture.startDaemon()
@@ -47,26 +48,26 @@ import Testing
         #expect(try fixture.ctl(["grant", "com.example.tracker"]).status == 0)
         #expect(try fixture.ctl(["grant", "com.example.other"]).status == 0)
         let app = try fixture.launch(tracker), bystander = try fixture.launch(other)
-        #expect(app.waitForLine(timeout: 20) { $0.hasPrefix("location ") } != nil, "\(app.stderr)")
-        #expect(bystander.waitForLine(timeout: 20) { $0.hasPrefix("location ") } != nil)
+        #expect(await app.line(within: 20) { $0.hasPrefix("location ") } != nil, "\(app.stderr)")
+        #expect(await bystander.line(within: 20) { $0.hasPrefix("location ") } != nil)
 
         let revoked = Date()
         try DaemonControl.apply(.revoke(app: "com.example.tracker"), socketPath: fixture.socket)
-        let told = try #require(app.waitForLine(timeout: 5) { $0 == "authorization 2 accuracy 0" })
+        let told = try #require(await app.line(within: 5) { $0 == "authorization 2 accuracy 0" })
         let latency = told.timeIntervalSince(revoked)
         #expect(latency < 0.1, "callback \(Int(latency * 1000)) ms after the revocation was sent")
-        let output = app.finish(timeout: 10)
+        let output = await app.finished(within: 10)
         let at = try #require(output.lines.firstIndex(of: "authorization 2 accuracy 0"))
         #expect(Self.locations(Array(output.lines[at...])).isEmpty, "no location after revocation")
 
         // The other app is unaffected.
         let before = Self.locations(bystander.lines).count
-        #expect(bystander.waitForLines(timeout: 5) { Self.locations($0).count > before })
+        #expect(await bystander.lines(within: 5) { Self.locations($0).count > before })
         #expect(!bystander.lines.contains { $0.hasPrefix("authorization 2") })
-        _ = bystander.finish(timeout: 1)
+        _ = await bystander.finished(within: 1)
     }
 
-    @Test func aPendingRequestSaysOnceHowToAnswerAndAGrantAnswersIt() throws {
+    @Test func aPendingRequestSaysOnceHowToAnswerAndAGrantAnswersIt() async throws {
         let fixture = try DaemonFixture()
         defer { fixture.stop() }
         let daemon = try fixture.startDaemon()
@@ -77,14 +78,14 @@ import Testing
         #expect(app.lines == ["authorization 0 accuracy 0"], "pending: no other callback")
 
         #expect(try fixture.ctl(["grant", "com.example.waiting"]).status == 0)
-        let output = app.finish(timeout: 20)
+        let output = await app.finished(within: 20)
         #expect(output.status == 0, "\(output.stdout)")
         #expect(output.lines.contains("authorization 4 accuracy 0"))
         let hints = daemon.stderr.components(separatedBy: "locationctl grant com.example.waiting").count - 1
         #expect(hints == 1, "one line, not a stream of them")
     }
 
-    @Test func anImpostorDoesNotGetAnotherAppsAuthorization() throws {
+    @Test func anImpostorDoesNotGetAnotherAppsAuthorization() async throws {
         let fixture = try DaemonFixture()
         defer { fixture.stop() }
         try fixture.startDaemon()
@@ -104,9 +105,9 @@ import Testing
 
         for (executable, env) in [(copycat, [String: String]()), (claimant, claimEnv)] {
             let impostor = try fixture.launch(executable, count: 1, environment: env)
-            #expect(impostor.waitForLine(timeout: 20) { $0.hasPrefix("authorization ") } != nil)
-            Thread.sleep(forTimeInterval: 2)
-            let output = impostor.finish(timeout: 0)
+            #expect(await impostor.line(within: 20) { $0.hasPrefix("authorization ") } != nil)
+            try await Task.sleep(for: .seconds(2))
+            let output = await impostor.finished(within: 0)
             #expect(output.lines.first == "authorization 0 accuracy 0", "\(executable.path): \(output.stdout)")
             #expect(!output.lines.contains { $0.hasPrefix("authorization 4") })
             #expect(Self.locations(output.lines).isEmpty, "\(executable.path) got a location")
@@ -115,7 +116,7 @@ import Testing
         #expect(apps.stdout.contains("com.example.genuine  authorizedWhenInUse"), "\(apps.stdout)")
     }
 
-    @Test func appsReconnectAfterTheDaemonIsKilledWithoutDuplicatesOrPhantoms() throws {
+    @Test func appsReconnectAfterTheDaemonIsKilledWithoutDuplicatesOrPhantoms() async throws {
         let fixture = try DaemonFixture()
         defer { fixture.stop() }
         try fixture.startDaemon()
@@ -125,17 +126,17 @@ import Testing
         #expect(try fixture.ctl(["grant", "com.example.second", "--approximate"]).status == 0)
         let apps = [try fixture.launch(first, arguments: ["--timestamps"]), try fixture.launch(second, arguments: ["--timestamps"])]
         for app in apps {
-            #expect(app.waitForLine(timeout: 20) { $0.hasPrefix("location ") } != nil, "\(app.stderr)")
+            #expect(await app.line(within: 20) { $0.hasPrefix("location ") } != nil, "\(app.stderr)")
         }
         // Enough for the precise app to see a few fixes.
-        _ = apps[0].waitForLines(timeout: 10) { Self.locations($0).count >= 3 }
+        _ = await apps[0].lines(within: 10) { Self.locations($0).count >= 3 }
 
         fixture.killDaemon()
         let counts = apps.map { Self.locations($0.lines).count }
-        Thread.sleep(forTimeInterval: 1)
+        try await Task.sleep(for: .seconds(1))
         try fixture.startDaemon()
         let restarted = Date()
-        let resumed = apps[0].waitForLines(timeout: 10) { Self.locations($0).count > counts[0] + 1 }
+        let resumed = await apps[0].lines(within: 10) { Self.locations($0).count > counts[0] + 1 }
         #expect(resumed, "the precise app resumed on its own")
         #expect(Date().timeIntervalSince(restarted) < 5, "resumed \(Date().timeIntervalSince(restarted)) s after the restart")
 
@@ -149,7 +150,7 @@ import Testing
         }
     }
 
-    @Test func killingAClientReleasesTheReceiverWithinASecond() throws {
+    @Test func killingAClientReleasesTheReceiverWithinASecond() async throws {
         let fixture = try DaemonFixture()
         defer { fixture.stop() }
         let receiver = try NMEAServer()
@@ -163,10 +164,10 @@ import Testing
         kill(child.process.processIdentifier, SIGKILL)
         let closed = try #require(receiver.waitForEOF(connection, timeout: 5), "the daemon kept the receiver open")
         #expect(closed.timeIntervalSince(killed) < 1, "released after \(closed.timeIntervalSince(killed)) s")
-        _ = child.finish(timeout: 1)
+        _ = await child.finished(within: 1)
     }
 
-    @Test func aCorruptStoreFailsClosedAndSaysWhy() throws {
+    @Test func aCorruptStoreFailsClosedAndSaysWhy() async throws {
         let fixture = try DaemonFixture()
         defer { fixture.stop() }
         try FileManager.default.createDirectory(at: fixture.state, withIntermediateDirectories: true)
@@ -182,7 +183,7 @@ import Testing
         #expect(daemon.stderr.lowercased().contains("store"), "\(daemon.stderr)")
     }
 
-    @Test func nothingTheDaemonWritesHoldsAPlaintextCoordinate() throws {
+    @Test func nothingTheDaemonWritesHoldsAPlaintextCoordinate() async throws {
         let fixture = try DaemonFixture()
         defer { fixture.stop() }
         let (latitude, longitude) = (48.858222, 2.2945)

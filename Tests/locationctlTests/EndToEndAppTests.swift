@@ -29,7 +29,7 @@ import Testing
         #expect(output.lines.filter { $0.hasPrefix("location ") }.count == 3)
     }
 
-    @Test func sourcesFileChoosesTheSourceWithoutCodeChanges() throws {
+    @Test func sourcesFileChoosesTheSourceWithoutCodeChanges() async throws {
         let temporary = try TemporaryDirectory()
         defer { temporary.remove() }
         let directory = temporary.url
@@ -45,7 +45,7 @@ import Testing
         #expect(output.lines.contains("location -33.856800 151.215300 7.0"))
     }
 
-    @Test func brokenSourcesConfigurationRunsNoSourceAndSaysWhy() throws {
+    @Test func brokenSourcesConfigurationRunsNoSourceAndSaysWhy() async throws {
         let temporary = try TemporaryDirectory()
         defer { temporary.remove() }
         let directory = temporary.url
@@ -53,12 +53,12 @@ import Testing
         env["CORELOCATION_SOURCE"] = "sim:atlantis"
         let child = try Child(Executable.example, ["1"], environment: env)
         #expect(child.waitForStderr(timeout: 20, containing: "atlantis"))
-        #expect(child.waitForLine(timeout: 15) { $0 == "error 0" } != nil, "locationUnknown, not a simulated fix")
-        let output = child.finish(timeout: 1)
+        #expect(await child.line(within: 15) { $0 == "error 0" } != nil, "locationUnknown, not a simulated fix")
+        let output = await child.finished(within: 1)
         #expect(!output.lines.contains { $0.hasPrefix("location ") })
     }
 
-    @Test func policyDenyGivesDeniedError() throws {
+    @Test func policyDenyGivesDeniedError() async throws {
         let temporary = try TemporaryDirectory()
         defer { temporary.remove() }
         let env = try environment(temporary.url, policy: "deny")
@@ -68,7 +68,7 @@ import Testing
         #expect(!output.lines.contains { $0.hasPrefix("location ") })
     }
 
-    @Test func approximatePolicyGivesCoarseLocations() throws {
+    @Test func approximatePolicyGivesCoarseLocations() async throws {
         let temporary = try TemporaryDirectory()
         defer { temporary.remove() }
         let env = try environment(temporary.url, policy: "allow,approximate")
@@ -79,7 +79,7 @@ import Testing
         #expect(location.hasSuffix(" 5000.0"))
     }
 
-    @Test func allowOnceEndsWhenTheAppExits() throws {
+    @Test func allowOnceEndsWhenTheAppExits() async throws {
         let temporary = try TemporaryDirectory()
         defer { temporary.remove() }
         let directory = temporary.url
@@ -91,17 +91,17 @@ import Testing
         #expect(after.stdout.contains("\(bundleID)  notDetermined"), "\(after.stdout)")
     }
 
-    @Test func missingUsageDescriptionFailsWithAClearLogLine() throws {
+    @Test func missingUsageDescriptionFailsWithAClearLogLine() async throws {
         let temporary = try TemporaryDirectory()
         defer { temporary.remove() }
         let env = try environment(temporary.url, whenInUse: nil, policy: "allow")
         let child = try Child(Executable.example, [], environment: env)
         #expect(child.waitForStderr(timeout: 20, containing: "NSLocationWhenInUseUsageDescription"))
-        let output = child.finish(timeout: 1)
+        let output = await child.finished(within: 1)
         #expect(!output.lines.contains { $0.hasPrefix("authorization 4") }, "a request without the key never grants")
     }
 
-    @Test func pendingRequestIsAnsweredByLocationctlWithinASecond() throws {
+    @Test func pendingRequestIsAnsweredByLocationctlWithinASecond() async throws {
         let temporary = try TemporaryDirectory()
         defer { temporary.remove() }
         let directory = temporary.url
@@ -114,39 +114,39 @@ import Testing
         let granted = Date()
         let grant = try run(Executable.locationctl, ["grant", bundleID, "--state-dir", directory.appendingPathComponent("state").path])
         #expect(grant.status == 0)
-        let told = try #require(child.waitForLine(timeout: 5) { $0 == "authorization 4 accuracy 0" })
+        let told = try #require(await child.line(within: 5) { $0 == "authorization 4 accuracy 0" })
         #expect(told.timeIntervalSince(granted) < 1.0, "told after \(told.timeIntervalSince(granted)) s")
-        let output = child.finish(timeout: 20)
+        let output = await child.finished(within: 20)
         #expect(output.status == 0)
         #expect(output.lines.filter { $0.hasPrefix("location ") }.count == 2)
     }
 
-    @Test func revokingARunningAppStopsItWithinASecond() throws {
+    @Test func revokingARunningAppStopsItWithinASecond() async throws {
         let temporary = try TemporaryDirectory()
         defer { temporary.remove() }
         let directory = temporary.url
         let env = try environment(directory, policy: "allow")
         let child = try Child(Executable.example, ["100000"], environment: env)
-        #expect(child.waitForLine(timeout: 20) { $0.hasPrefix("location ") } != nil)
+        #expect(await child.line(within: 20) { $0.hasPrefix("location ") } != nil)
         let revoked = Date()
         _ = try run(Executable.locationctl, ["revoke", bundleID, "--state-dir", directory.appendingPathComponent("state").path])
-        let told = try #require(child.waitForLine(timeout: 5) { $0 == "authorization 2 accuracy 0" })
+        let told = try #require(await child.line(within: 5) { $0 == "authorization 2 accuracy 0" })
         #expect(told.timeIntervalSince(revoked) < 1.0, "told after \(told.timeIntervalSince(revoked)) s")
-        let output = child.finish(timeout: 10)
+        let output = await child.finished(within: 10)
         #expect(output.status == 2)
         let revokedAt = try #require(output.lines.firstIndex(of: "authorization 2 accuracy 0"))
         #expect(!output.lines[revokedAt...].contains { $0.hasPrefix("location ") }, "no location after revocation")
     }
 
-    @Test func servicesOffReachesARunningApp() throws {
+    @Test func servicesOffReachesARunningApp() async throws {
         let temporary = try TemporaryDirectory()
         defer { temporary.remove() }
         let directory = temporary.url
         let env = try environment(directory, policy: "allow")
         let child = try Child(Executable.example, ["100000"], environment: env)
-        #expect(child.waitForLine(timeout: 20) { $0.hasPrefix("location ") } != nil)
+        #expect(await child.line(within: 20) { $0.hasPrefix("location ") } != nil)
         _ = try run(Executable.locationctl, ["services", "off", "--state-dir", directory.appendingPathComponent("state").path])
-        #expect(child.waitForLine(timeout: 2) { $0 == "authorization 2 accuracy 0" } != nil)
-        _ = child.finish(timeout: 10)
+        #expect(await child.line(within: 2) { $0 == "authorization 2 accuracy 0" } != nil)
+        _ = await child.finished(within: 10)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import LocationCore
 
 /// The project's executables, built next to the test bundle.
@@ -128,6 +129,11 @@ final class Child: @unchecked Sendable {
         return arrived
     }
 
+    /// When the first line matching `predicate` arrived, if one has.
+    func firstLine(_ predicate: (String) -> Bool) -> Date? {
+        collected.withLock { $0.lines.first { predicate($0.1) } }?.0
+    }
+
     /// Waits up to `timeout` seconds until `condition` holds for the lines so far.
     func waitForLines(timeout: TimeInterval, _ condition: ([String]) -> Bool) -> Bool {
         wait(timeout: timeout) { condition(lines) }
@@ -150,6 +156,30 @@ final class Child: @unchecked Sendable {
         return Finished(
             status: process.terminationStatus, exitedNormally: process.terminationReason == .exit,
             stdout: stdout, stderr: stderr)
+    }
+}
+
+// MARK: Waiting without holding a thread
+//
+// The test run's cooperative pool has as many threads as cores (two here): a test that blocks one
+// for seconds stalls every async test meanwhile. These forms poll instead.
+
+extension Child {
+    /// As `waitForLine`, without blocking the thread.
+    func line(within timeout: TimeInterval, _ predicate: @escaping @Sendable (String) -> Bool) async -> Date? {
+        _ = await eventually(timeout: .milliseconds(Int(timeout * 1000))) { self.firstLine(predicate) != nil }
+        return firstLine(predicate)
+    }
+
+    /// As `waitForLines`, without blocking the thread.
+    func lines(within timeout: TimeInterval, _ condition: @escaping @Sendable ([String]) -> Bool) async -> Bool {
+        await eventually(timeout: .milliseconds(Int(timeout * 1000))) { condition(self.lines) }
+    }
+
+    /// As `finish`, waiting for the exit without blocking the thread.
+    func finished(within timeout: TimeInterval) async -> Finished {
+        _ = await eventually(timeout: .milliseconds(Int(timeout * 1000))) { !self.process.isRunning }
+        return finish(timeout: 0)
     }
 }
 
