@@ -332,9 +332,8 @@ final class FenceKeeper: @unchecked Sendable {
     private func validate(_ definition: FenceDefinition, group: FenceGroup, state: AppState) -> FenceIssue? {
         if Self.isMalformed(definition, in: group) { return .invalidRegion }
         switch definition.condition {
-        case let .circle(latitude, longitude, radius):
-            guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180,
-                  radius.isFinite, radius > 0, radius <= limits.maximumRadius else { return .invalidRegion }
+        case let .circle(_, _, radius):
+            guard radius <= limits.maximumRadius else { return .invalidRegion }
         case .beacon:
             return .unsupported
         }

@@ -64,11 +64,6 @@ extension WireJSON {
     }
 }
 
-private func required<Value>(_ value: Value?, _ field: String, in type: String) throws -> Value {
-    guard let value else { throw WireJSONError.missing(field, in: type) }
-    return value
-}
-
 extension WireJSON.Group {
     init(_ group: FenceGroup) {
         switch group {

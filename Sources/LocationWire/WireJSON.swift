@@ -140,8 +140,8 @@ struct WireJSONError: Error, CustomStringConvertible {
     }
 }
 
-/// Unwraps a required field.
-private func required<Value>(_ value: Value?, _ field: String, in type: String) throws -> Value {
+/// Unwraps a required field (for every message and value of the JSON form).
+func required<Value>(_ value: Value?, _ field: String, in type: String) throws -> Value {
     guard let value else { throw WireJSONError.missing(field, in: type) }
     return value
 }

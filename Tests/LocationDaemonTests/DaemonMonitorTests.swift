@@ -21,7 +21,7 @@ struct DaemonMonitorTests {
 
     /// A daemon whose receiver the test moves, and this process authorized When In Use.
     static func authorizedDaemon(
-        _ source: MovingReceiver, store: (any AuthorizationStore)? = nil, fences: any FenceStorage = MemoryFenceStorage()
+        _ source: MovableSource, store: (any AuthorizationStore)? = nil, fences: any FenceStorage = MemoryFenceStorage()
     ) async throws -> DaemonFixture {
         let fixture = try DaemonFixture(sources: [source], store: store) { $0.fenceStorageFactory = { _ in fences } }
         let (client, identity, _) = try await fixture.welcomedClient()
@@ -43,7 +43,7 @@ struct DaemonMonitorTests {
     }
 
     @Test func entersAndLeavesThroughTheDaemonAndASecondProcessSharesTheMonitor() async throws {
-        let receiver = MovingReceiver(latitude: 52.5227, longitude: 13.405)
+        let receiver = MovableSource(latitude: 52.5227, longitude: 13.405, interval: 0.2)
         let fixture = try await Self.authorizedDaemon(receiver)
         let first = await Self.monitor("commute", through: DaemonServiceProvider(socketPath: fixture.socketPath))
         let firstEvents = Recorder(first.events)
@@ -71,7 +71,7 @@ struct DaemonMonitorTests {
     @Test func aRestartedDaemonRestoresTheMonitorAndReportsOnlyRealChanges() async throws {
         let store = MemoryAuthorizationStore()
         let fences = MemoryFenceStorage()
-        let receiver = MovingReceiver(latitude: 52.52, longitude: 13.405)
+        let receiver = MovableSource(latitude: 52.52, longitude: 13.405, interval: 0.2)
         do {
             let fixture = try await Self.authorizedDaemon(receiver, store: store, fences: fences)
             let monitor = await Self.monitor("restart", through: DaemonServiceProvider(socketPath: fixture.socketPath))
@@ -95,7 +95,7 @@ struct DaemonMonitorTests {
     }
 
     @Test func overTheLimitAndUnsupportedConditionsTravelAsEvents() async throws {
-        let fixture = try await Self.authorizedDaemon(MovingReceiver(latitude: 52.5227, longitude: 13.405))
+        let fixture = try await Self.authorizedDaemon(MovableSource(latitude: 52.5227, longitude: 13.405, interval: 0.2))
         let monitor = await Self.monitor("flags", through: DaemonServiceProvider(socketPath: fixture.socketPath))
         let events = Recorder(monitor.events)
         await monitor.add(CLMonitor.BeaconIdentityCondition(uuid: UUID(), major: 1, minor: 2), identifier: "beacon")
@@ -109,36 +109,6 @@ struct DaemonMonitorTests {
         #expect(condition.major == 1 && condition.minor == 2)
         #expect(restored.lastEvent.conditionUnsupported)
         await events.stop()
-    }
-}
-
-/// A receiver the test carries around: a fix once per second, wherever it was put last.
-final class MovingReceiver: LocationSource, @unchecked Sendable {
-    let descriptor = SourceDescriptor(name: "moving", kind: .simulation, typicalAccuracy: 5, powerCost: 0)
-    private let position: Locked<(latitude: Double, longitude: Double)>
-    private let work = Locked<ScheduledWork?>(nil)
-
-    init(latitude: Double, longitude: Double) {
-        position = Locked((latitude, longitude))
-    }
-
-    func move(latitude: Double, longitude: Double) {
-        position.withLock { $0 = (latitude, longitude) }
-    }
-
-    func start(on loop: any EngineLoop, emit: @escaping @Sendable (SourceEvent) -> Void) {
-        tick(loop, emit)
-    }
-
-    func stop() { work.withLock { $0?.cancel() } }
-
-    private func tick(_ loop: any EngineLoop, _ emit: @escaping @Sendable (SourceEvent) -> Void) {
-        let next = loop.schedule(after: 0.2) { [self] in
-            let (latitude, longitude) = position.withLock { $0 }
-            emit(.fix(Fix(latitude: latitude, longitude: longitude, horizontalAccuracy: 5, timestamp: loop.now)))
-            tick(loop, emit)
-        }
-        work.withLock { $0 = next }
     }
 }
 
