@@ -63,11 +63,14 @@ public final class LocationTestHarness: @unchecked Sendable {
     ///   - answer: how the scripted user answers prompts (nil: nobody answers).
     ///   - fenceStorage: where the service keeps fences; a new harness given the storage of an
     ///     earlier one is that service restarted.
+    ///   - approximateStorage: where it keeps approximate-location histories, likewise.
     package init(
         sources: [any LocationSource], app: AppIdentity = LocationTestHarness.defaultApp,
         info: AppInfo = LocationTestHarness.defaultInfo, answer: Answer? = .allowWhileUsing(precise: true),
         tuning: EngineTuning = EngineTuning(), process: ProcessStamp = ProcessStamp(pid: 4242, startTime: 1),
-        fenceStorage: any FenceStorage = MemoryFenceStorage(), fenceLimits: FenceLimits = FenceLimits()
+        fenceStorage: any FenceStorage = MemoryFenceStorage(), fenceLimits: FenceLimits = FenceLimits(),
+        approximateRegions: any ApproximateRegions = GridApproximateRegions(),
+        approximateStorage: any ApproximateStorage = MemoryApproximateStorage()
     ) {
         loop = VirtualLoop()
         engine = LocationEngine(loop: loop, sources: sources, tuning: tuning)
@@ -79,7 +82,8 @@ public final class LocationTestHarness: @unchecked Sendable {
         let live = process
         service = LocationService(
             engine: engine, store: store, prompter: prompter, isAlive: { $0 == live },
-            fenceStorage: fenceStorage, fenceLimits: fenceLimits)
+            fenceStorage: fenceStorage, fenceLimits: fenceLimits,
+            approximateRegions: approximateRegions, approximateStorage: approximateStorage)
         loop.run()
     }
 

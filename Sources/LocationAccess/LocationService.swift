@@ -33,19 +33,26 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
     private var watching: ScheduledWork?
     /// Every app's fences; created on the loop before any request reaches it.
     private var fences: FenceKeeper!
+    /// What each app with reduced accuracy has been told, and when.
+    private let approximations: ApproximateKeeper
 
     /// - Parameters:
     ///   - prompter: who answers authorization requests; nil leaves them pending (and says so).
     ///   - isAlive: whether a process still runs (Allow Once lasts as long as its process).
     ///   - fenceStorage: where apps' fences and undelivered fence events are kept.
     ///   - fenceLimits: how many fences an app may have (Apple's 20 unless raised), and how large.
+    ///   - approximateRegions: where an app with reduced accuracy is told it is.
+    ///   - approximateStorage: where each app's approximate-location history is kept between runs.
     public init(
         engine: LocationEngine, store: any AuthorizationStore, prompter: (any AuthorizationPrompter)?,
         isAlive: @escaping @Sendable (ProcessStamp) -> Bool,
         fenceStorage: any FenceStorage = MemoryFenceStorage(), fenceLimits: FenceLimits = FenceLimits(),
+        approximateRegions: any ApproximateRegions = GridApproximateRegions(),
+        approximateStorage: any ApproximateStorage = MemoryApproximateStorage(),
         logger: Logger = Logger(label: "corelocation.service")
     ) {
         self.engine = engine
+        approximations = ApproximateKeeper(regions: approximateRegions, storage: approximateStorage, logger: logger)
         self.store = store
         self.prompter = prompter
         self.isAlive = isAlive
@@ -361,7 +368,6 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
         if authorization.status.isAuthorized {
             if stream.subscription != nil && !accuracyChanged { return }
             stream.subscription?.cancel()
-            stream.approximate = ApproximateLocation()
             stream.subscription = engine.subscribe(Self.engineRequest(stream.request, authorization)) { event in
                 self.deliver(event, clientID: id, streamID: streamID)
             }
@@ -404,8 +410,12 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
             // The stream is read and changed where it lies: this runs for every client on every fix,
             // and copying the stream out (and back) cost more than the check.
             if Self.isApproximate(client.streams.values[index].request, client.authorization) {
-                let shown = fixes.compactMap { client.streams.values[index].approximate.filter($0) }
-                if !shown.isEmpty { client.events(.stream(streamID, .locations(shown))) }
+                guard let fix = fixes.last,
+                      let (report, generation) = approximations.observe(fix, appID: client.app.id, now: loop.now),
+                      client.streams.values[index].approximateGeneration != generation
+                else { return }
+                client.streams.values[index].approximateGeneration = generation
+                client.events(.stream(streamID, .locations([report.fix])))
                 return
             }
             guard !fixes.isEmpty else { return }
@@ -441,7 +451,8 @@ private final class Client {
 private struct Stream {
     var request: UpdateRequest
     var subscription: EngineSubscription?
-    var approximate = ApproximateLocation()
+    /// The generation of its app's approximate history this stream last delivered (nil: none yet).
+    var approximateGeneration: UInt64?
 }
 
 /// The in-process transport: requests become direct calls into the service.

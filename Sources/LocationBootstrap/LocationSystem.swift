@@ -72,9 +72,20 @@ package struct LocationSystem: Sendable {
         let service = LocationService(
             engine: engine, store: store, prompter: PrompterChain.defaultPrompter(),
             isAlive: { ProcessStamp.isAlive($0) }, fenceStorage: fenceStorage(in: stateDirectory, app: app, logger: logger),
-            fenceLimits: limits)
+            fenceLimits: limits, approximateStorage: approximateStorage(in: stateDirectory, logger: logger))
         service.startWatchingStore()
         return service
+    }
+
+    /// The app's approximate-location history in the same files `locationd` keeps for this user, so
+    /// that switching between the two is no way round the rate limit.
+    private static func approximateStorage(in stateDirectory: URL, logger: Logger) -> any ApproximateStorage {
+        do {
+            return try ApproximationStore(stateDirectory: stateDirectory)
+        } catch {
+            logger.error("approximate-location history will not be kept across launches", metadata: ["error": "\(error)"])
+            return MemoryApproximateStorage()
+        }
     }
 
     /// The app's own file among the sealed fence files `locationd` keeps for this user, so its

@@ -60,5 +60,21 @@ extension DaemonConfiguration {
     }
 }
 
+extension DaemonConfiguration {
+    /// Each user's approximate-location histories as sealed files in `directory`
+    /// (`approximate/UID/`); a user whose key cannot be loaded keeps them in memory only (logged).
+    public static func standardApproximateStorage(in directory: URL, logger: Logger) -> @Sendable (uid_t) -> any ApproximateStorage {
+        { uid in
+            do {
+                return try ApproximationStore(stateDirectory: directory, user: uid)
+            } catch {
+                logger.error("approximate-location histories will not be kept across restarts",
+                             metadata: ["uid": "\(uid)", "error": "\(error)"])
+                return MemoryApproximateStorage()
+            }
+        }
+    }
+}
+
 /// The sealed file of `LocationPersistence` is the daemon's last-location storage.
 extension LastLocationStore: LastLocationStorage {}

@@ -53,6 +53,10 @@ public struct DaemonConfiguration: Sendable {
     public var fenceStorageFactory: @Sendable (uid_t) -> any FenceStorage
     /// How many fences each app may have (Apple's 20 unless `--fence-limit` raises it), and how large.
     public var fenceLimits: FenceLimits
+    /// Where one user's apps' approximate-location histories are kept (called once per user).
+    public var approximateStorageFactory: @Sendable (uid_t) -> any ApproximateStorage
+    /// How the device's approximate regions are laid out (one layout for every user).
+    public var approximateRegions: any ApproximateRegions
 
     public init(
         instance: Instance,
@@ -69,7 +73,9 @@ public struct DaemonConfiguration: Sendable {
         stalledClientTimeout: TimeInterval = 10,
         eventLoopThreads: Int = System.coreCount,
         fenceStorageFactory: @escaping @Sendable (uid_t) -> any FenceStorage = { _ in MemoryFenceStorage() },
-        fenceLimits: FenceLimits = FenceLimits()
+        fenceLimits: FenceLimits = FenceLimits(),
+        approximateStorageFactory: @escaping @Sendable (uid_t) -> any ApproximateStorage = { _ in MemoryApproximateStorage() },
+        approximateRegions: any ApproximateRegions = GridApproximateRegions()
     ) {
         self.instance = instance
         self.socketPath = socketPath
@@ -86,6 +92,8 @@ public struct DaemonConfiguration: Sendable {
         self.eventLoopThreads = max(1, eventLoopThreads)
         self.fenceStorageFactory = fenceStorageFactory
         self.fenceLimits = fenceLimits
+        self.approximateStorageFactory = approximateStorageFactory
+        self.approximateRegions = approximateRegions
     }
 
     /// The prompt policy a user's requests fall back to when no agent answers: the daemon's

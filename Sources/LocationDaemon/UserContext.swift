@@ -37,6 +37,8 @@ final class UserContext: Sendable {
             prompter: PrompterChain([agent, configuration.policyPrompter()], logger: logger),
             isAlive: { ProcessStamp.isAlive($0, procRoot: procRoot) },
             fenceStorage: configuration.fenceStorageFactory(uid), fenceLimits: configuration.fenceLimits,
+            approximateRegions: configuration.approximateRegions,
+            approximateStorage: configuration.approximateStorageFactory(uid),
             logger: logger)
         service.startWatchingStore(every: configuration.storeWatchInterval)
     }

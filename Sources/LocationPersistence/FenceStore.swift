@@ -1,4 +1,3 @@
-@preconcurrency import Crypto
 import Foundation
 import Logging
 
@@ -67,10 +66,7 @@ public struct FenceStore: Sendable {
 
     /// The file name of an app's fences: the SHA-256 of its id's UTF-8, in lowercase hex, `.fences`.
     public static func fileName(for appID: String) -> String {
-        SHA256.hash(data: Data(appID.utf8)).map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined() + fileExtension
+        AppFileName.name(for: appID, extension: fileExtension)
     }
 
     public func fileURL(for appID: String) -> URL {

@@ -21,4 +21,14 @@ public struct ApproximateRegion: Sendable, Equatable, Hashable {
 /// position (and of the device's secret layout seed they were made with), safe from any thread.
 public protocol ApproximateRegions: Sendable {
     func region(latitude: Double, longitude: Double) -> ApproximateRegion
+    /// The region to report for a device last reported in `previous`: a layout with hysteresis keeps
+    /// `previous` while the device is near its boundary, so the moment a new region is reported
+    /// does not tell when the device crossed a line.
+    func region(latitude: Double, longitude: Double, previous: ApproximateRegion?) -> ApproximateRegion
+}
+
+extension ApproximateRegions {
+    public func region(latitude: Double, longitude: Double, previous: ApproximateRegion?) -> ApproximateRegion {
+        region(latitude: latitude, longitude: longitude)
+    }
 }

@@ -75,7 +75,8 @@ struct Locationd: ParsableCommand {
             storeFactory: DaemonConfiguration.standardStores(in: stateDirectory),
             lastLocationStore: DaemonConfiguration.standardLastLocationStore(in: stateDirectory, logger: logger),
             fenceStorageFactory: DaemonConfiguration.standardFenceStorage(in: stateDirectory, logger: logger),
-            fenceLimits: FenceLimits(fencesPerApp: fenceLimit))
+            fenceLimits: FenceLimits(fencesPerApp: fenceLimit),
+            approximateStorageFactory: DaemonConfiguration.standardApproximateStorage(in: stateDirectory, logger: logger))
         let daemon = LocationDaemon(configuration: configuration, logger: logger)
         try daemon.start()
         let signals = Self.stopOnSignals(daemon)
