@@ -32,7 +32,7 @@ import Testing
         #expect(outB.status == 0, "\(outB.stdout)\(outB.stderr)")
         #expect(outB.lines.first == "authorization 4 accuracy 1")
         let coarseFix = try #require(Self.locations(outB.lines).first)
-        #expect(Self.accuracy(coarseFix) == 5000, "approximate: \(coarseFix)")
+        #expect((1_000...20_000).contains(Self.accuracy(coarseFix) ?? 0), "approximate: \(coarseFix)")
         #expect(!coarseFix.contains("51.501364"), "the precise coordinate never reaches a reduced-accuracy app")
 
         #expect(outC.status == 2)
