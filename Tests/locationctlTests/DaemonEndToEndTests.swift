@@ -73,7 +73,7 @@ import Testing
         let daemon = try fixture.startDaemon()
         let waiting = try fixture.makeApp("waiting", bundleID: "com.example.waiting")
         let app = try fixture.launch(waiting, count: 1)
-        #expect(daemon.waitForStderr(timeout: 20, containing: "locationctl grant com.example.waiting"), "\(daemon.stderr)")
+        #expect(await daemon.stderr(within: 20, containing: "locationctl grant com.example.waiting"), "\(daemon.stderr)")
         #expect(daemon.stderr.contains("locationctl agent"))
         #expect(app.lines == ["authorization 0 accuracy 0"], "pending: no other callback")
 
@@ -91,7 +91,7 @@ import Testing
         try fixture.startDaemon()
         let genuine = try fixture.makeApp("genuine", bundleID: "com.example.genuine")
         #expect(try fixture.ctl(["grant", "com.example.genuine"]).status == 0)
-        let real = try fixture.launch(genuine, count: 1).finish(timeout: 30)
+        let real = try await fixture.launch(genuine, count: 1).finished(within: 30)
         #expect(real.status == 0, "the genuine app is served: \(real.stdout)\(real.stderr)")
 
         // 1. Copies the genuine Info.plist next to a different executable.
@@ -174,7 +174,7 @@ import Testing
         try Data(repeating: 0x5A, count: 4096).write(to: fixture.state.appendingPathComponent("authorization.sqlite"))
         let daemon = try fixture.startDaemon(environment: ["CORELOCATION_PROMPT_POLICY": "allow"])
         let app = try fixture.makeApp("victim", bundleID: "com.example.victim")
-        let output = try fixture.launch(app, count: 1).finish(timeout: 20)
+        let output = try await fixture.launch(app, count: 1).finished(within: 20)
         #expect(output.status == 2, "\(output.stdout)")
         #expect(Self.locations(output.lines).isEmpty)
         let grant = try fixture.ctl(["grant", "com.example.victim"])
@@ -190,7 +190,7 @@ import Testing
         try fixture.startDaemon(sources: ["fixed:\(latitude),\(longitude),4"])
         let app = try fixture.makeApp("eiffel", bundleID: "com.example.eiffel")
         #expect(try fixture.ctl(["grant", "com.example.eiffel"]).status == 0)
-        let output = try fixture.launch(app, count: 2).finish(timeout: 30)
+        let output = try await fixture.launch(app, count: 2).finished(within: 30)
         #expect(output.lines.contains("location 48.858222 2.294500 4.0"))
         fixture.stopDaemon()  // SIGTERM: the daemon saves its last location on the way out.
 

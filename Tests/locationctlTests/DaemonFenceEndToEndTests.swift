@@ -35,7 +35,7 @@ import Testing
         #expect(await Self.line(first, within: 20) { $0 == "state block outside" }, "\(first.stdoutText)\(first.stderr)")
         #expect(first.lines.contains("started block"))
         kill(first.process.processIdentifier, SIGTERM)
-        _ = first.finish(timeout: 5)
+        _ = await first.finished(within: 5)
 
         // The daemon crashes; it comes back with the device inside the fence, the app not running.
         fixture.killDaemon()
@@ -56,7 +56,7 @@ import Testing
         #expect(await Self.line(second, within: 20) { $0 == "enter block" }, "\(second.stdoutText)\(second.stderr)")
         #expect(second.lines.first { $0.hasPrefix("monitored ") } == "monitored block")
         kill(second.process.processIdentifier, SIGTERM)
-        let secondOutput = second.finish(timeout: 5)
+        let secondOutput = await second.finished(within: 5)
         #expect(secondOutput.lines.filter { $0 == "enter block" }.count == 1, "\(secondOutput.lines)")
         #expect(try Self.regions(fixture).pending == 0)
 
@@ -65,7 +65,7 @@ import Testing
         #expect(await Self.line(third, within: 20) { $0.hasPrefix("monitored ") })
         #expect(!(await Self.line(third, within: 1) { $0 == "enter block" }), "no second delivery within a second")
         kill(third.process.processIdentifier, SIGTERM)
-        let thirdOutput = third.finish(timeout: 5)
+        let thirdOutput = await third.finished(within: 5)
         #expect(!thirdOutput.lines.contains("enter block"), "\(thirdOutput.lines)")
     }
 }

@@ -18,11 +18,11 @@ import Testing
     }
 
     @Test(arguments: [[], ["--dispatch-main"]])
-    func policyAllowGivesLocations(mainLoop: [String]) throws {
+    func policyAllowGivesLocations(mainLoop: [String]) async throws {
         let temporary = try TemporaryDirectory()
         defer { temporary.remove() }
         let env = try environment(temporary.url, policy: "allow")
-        let output = try Child(Executable.example, ["3"] + mainLoop, environment: env).finish(timeout: 30)
+        let output = try await Child(Executable.example, ["3"] + mainLoop, environment: env).finished(within: 30)
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.lines.first == "authorization 0 accuracy 0", "told the status right after creation")
         #expect(output.lines.contains("authorization 4 accuracy 0"))
@@ -40,7 +40,7 @@ import Testing
         try "# test receiver\nfixed:-33.8568,151.2153,7\n".write(
             to: config.appendingPathComponent("sources"), atomically: true, encoding: .utf8)
         env["XDG_CONFIG_HOME"] = directory.appendingPathComponent("config").path
-        let output = try Child(Executable.example, ["1"], environment: env).finish(timeout: 30)
+        let output = try await Child(Executable.example, ["1"], environment: env).finished(within: 30)
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.lines.contains("location -33.856800 151.215300 7.0"))
     }
@@ -52,7 +52,7 @@ import Testing
         var env = try environment(directory, policy: "allow")
         env["CORELOCATION_SOURCE"] = "sim:atlantis"
         let child = try Child(Executable.example, ["1"], environment: env)
-        #expect(child.waitForStderr(timeout: 20, containing: "atlantis"))
+        #expect(await child.stderr(within: 20, containing: "atlantis"))
         #expect(await child.line(within: 15) { $0 == "error 0" } != nil, "locationUnknown, not a simulated fix")
         let output = await child.finished(within: 1)
         #expect(!output.lines.contains { $0.hasPrefix("location ") })
@@ -62,7 +62,7 @@ import Testing
         let temporary = try TemporaryDirectory()
         defer { temporary.remove() }
         let env = try environment(temporary.url, policy: "deny")
-        let output = try Child(Executable.example, [], environment: env).finish(timeout: 30)
+        let output = try await Child(Executable.example, [], environment: env).finished(within: 30)
         #expect(output.status == 2, "\(output.stdout)\(output.stderr)")
         #expect(output.lines.suffix(2) == ["authorization 2 accuracy 0", "not authorized"])
         #expect(!output.lines.contains { $0.hasPrefix("location ") })
@@ -72,7 +72,7 @@ import Testing
         let temporary = try TemporaryDirectory()
         defer { temporary.remove() }
         let env = try environment(temporary.url, policy: "allow,approximate")
-        let output = try Child(Executable.example, ["1"], environment: env).finish(timeout: 30)
+        let output = try await Child(Executable.example, ["1"], environment: env).finished(within: 30)
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.lines.contains("authorization 4 accuracy 1"))
         let location = try #require(output.lines.first { $0.hasPrefix("location ") })
@@ -85,7 +85,7 @@ import Testing
         defer { temporary.remove() }
         let directory = temporary.url
         let env = try environment(directory, policy: "allow-once")
-        let output = try Child(Executable.example, ["1"], environment: env).finish(timeout: 30)
+        let output = try await Child(Executable.example, ["1"], environment: env).finished(within: 30)
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.lines.contains("authorization 4 accuracy 0"))
         let after = try run(Executable.locationctl, ["apps", "--state-dir", directory.appendingPathComponent("state").path])
@@ -97,7 +97,7 @@ import Testing
         defer { temporary.remove() }
         let env = try environment(temporary.url, whenInUse: nil, policy: "allow")
         let child = try Child(Executable.example, [], environment: env)
-        #expect(child.waitForStderr(timeout: 20, containing: "NSLocationWhenInUseUsageDescription"))
+        #expect(await child.stderr(within: 20, containing: "NSLocationWhenInUseUsageDescription"))
         let output = await child.finished(within: 1)
         #expect(!output.lines.contains { $0.hasPrefix("authorization 4") }, "a request without the key never grants")
     }
@@ -109,7 +109,7 @@ import Testing
         let env = try environment(directory)
         let child = try Child(Executable.example, ["2"], environment: env)
         // Nobody can answer (no terminal, no policy): one clear line says how.
-        #expect(child.waitForStderr(timeout: 20, containing: "locationctl grant \(bundleID)"))
+        #expect(await child.stderr(within: 20, containing: "locationctl grant \(bundleID)"))
         #expect(child.lines == ["authorization 0 accuracy 0"])
 
         let granted = Date()

@@ -10,7 +10,7 @@ import Glibc
 @Suite(.timeLimit(.minutes(1)))
 struct LocationdProcessTests {
     @Test(arguments: [SIGTERM, SIGINT])
-    func printsTheReadyLineAndExitsCleanlyOnASignal(signal: Int32) throws {
+    func printsTheReadyLineAndExitsCleanlyOnASignal(signal: Int32) async throws {
         let temporary = try TemporaryDirectory()
         defer { temporary.remove() }
         let directory = temporary.url
@@ -18,7 +18,7 @@ struct LocationdProcessTests {
         let daemon = try Child(Executable.locationd, [
             "--socket", socket, "--state-dir", directory.appendingPathComponent("state").path, "--source", "fixed:52.52,13.405",
         ])
-        #expect(daemon.waitForLine(timeout: 20) { $0 == "locationd: listening on \(socket)" } != nil, "stderr: \(daemon.stderr)")
+        #expect(await daemon.line(within: 20) { $0 == "locationd: listening on \(socket)" } != nil, "stderr: \(daemon.stderr)")
         #expect(FileManager.default.fileExists(atPath: socket))
 
         // A second daemon on the same socket refuses to start.
@@ -27,7 +27,7 @@ struct LocationdProcessTests {
         #expect(second.stderr.contains("already running at \(socket)"))
 
         kill(daemon.process.processIdentifier, signal)
-        let finished = daemon.finish(timeout: 10)
+        let finished = await daemon.finished(within: 10)
         #expect(finished.exitedNormally && finished.status == 0, "stderr: \(finished.stderr)")
         #expect(!FileManager.default.fileExists(atPath: socket), "the socket is removed")
     }

@@ -49,12 +49,12 @@ extension Executable {
     }
 
     @Test(arguments: states)
-    func authorizationAndLocationsArriveOnTheMainThread(state: MainThreadState) throws {
+    func authorizationAndLocationsArriveOnTheMainThread(state: MainThreadState) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let child = try Child(state.executable, ["3", "--threads"] + state.arguments, environment: try environment(in: directory.url))
-        let arrived = child.waitForLines(timeout: 20) { $0.filter { $0.hasPrefix("location ") }.count == 3 }
-        let output = child.finish(timeout: 5)
+        let arrived = await child.lines(within: 20) { $0.filter { $0.hasPrefix("location ") }.count == 3 }
+        let output = await child.finished(within: 5)
         #expect(arrived, "no 3 locations within 20 s; got: \(output.stdout)\(output.stderr)")
         #expect(output.exitedNormally && output.status == 0, "status \(output.status): \(output.stderr)")
         let callbacks = output.lines.filter { $0.hasPrefix("authorization ") || $0.hasPrefix("location ") }
@@ -66,11 +66,11 @@ extension Executable {
     /// A callback that spins the main run loop receives the next callbacks inside that spin, in
     /// order and once each, whichever path (main queue or the main run loop's timer) delivers.
     @Test(arguments: [[], ["--in-main-block", "--run-until"], ["--run-until"]])
-    func aCallbackSpinningTheRunLoopGetsLaterOnesInOrderAndOnce(mainLoop: [String]) throws {
+    func aCallbackSpinningTheRunLoopGetsLaterOnesInOrderAndOnce(mainLoop: [String]) async throws {
         let arguments = ["4", "--threads", "--timestamps", "--spin-in-callback"] + mainLoop
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let output = try Child(Executable.example, arguments, environment: try environment(in: directory.url)).finish(timeout: 20)
+        let output = try await Child(Executable.example, arguments, environment: try environment(in: directory.url)).finished(within: 20)
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
         let locations = output.lines.filter { $0.hasPrefix("location ") }
         #expect(locations.count == 4, "\(output.stdout)")

@@ -9,7 +9,7 @@ import Testing
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: script.path),
                    "SKIPPED LOUDLY: /usr/bin/script (util-linux) is missing, so no pseudo-terminal test"))
-    func personAnswersOnTheTerminal() throws {
+    func personAnswersOnTheTerminal() async throws {
         let temporary = try TemporaryDirectory()
         defer { temporary.remove() }
         let directory = temporary.url
@@ -20,14 +20,14 @@ import Testing
             "CORELOCATION_INFO_PLIST": plist.path,
             "CORELOCATION_SOURCE": "fixed:40.4168,-3.7038",
         ], standardInput: .pipe)
-        #expect(child.waitForOutput(timeout: 20, containing: "Choose o, w or d"))
+        #expect(await child.output(within: 20, containing: "Choose o, w or d"))
         #expect(child.stdoutText.contains("Prints where you are."), "the usage description is shown")
         let typed = Date()
         child.type("w\r")
-        let answered = child.waitForLine(timeout: 10) { $0.contains("authorization 4 accuracy 0") }
+        let answered = await child.line(within: 10) { $0.contains("authorization 4 accuracy 0") }
         #expect(answered != nil, "\(child.stdoutText)")
         #expect(answered.map { $0.timeIntervalSince(typed) < 2 } == true)
-        let output = child.finish(timeout: 10)
+        let output = await child.finished(within: 10)
         #expect(output.status == 0)
         #expect(output.stdout.contains("location 40.416800 -3.703800"))
     }

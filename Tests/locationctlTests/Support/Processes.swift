@@ -176,6 +176,16 @@ extension Child {
         await eventually(timeout: .milliseconds(Int(timeout * 1000))) { condition(self.lines) }
     }
 
+    /// As `waitForOutput`, without blocking the thread.
+    func output(within timeout: TimeInterval, containing text: String) async -> Bool {
+        await eventually(timeout: .milliseconds(Int(timeout * 1000))) { self.stdoutText.contains(text) }
+    }
+
+    /// As `waitForStderr`, without blocking the thread.
+    func stderr(within timeout: TimeInterval, containing text: String) async -> Bool {
+        await eventually(timeout: .milliseconds(Int(timeout * 1000))) { self.stderr.contains(text) }
+    }
+
     /// As `finish`, waiting for the exit without blocking the thread.
     func finished(within timeout: TimeInterval) async -> Finished {
         _ = await eventually(timeout: .milliseconds(Int(timeout * 1000))) { !self.process.isRunning }
