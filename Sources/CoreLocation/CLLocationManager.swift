@@ -74,6 +74,7 @@ open class CLLocationManager: NSObject {
     private var awaitsInitialAuthorization = false
     private var standard: (stream: StreamID, paused: Bool)?
     private var single: StreamID?
+    private var significant: StreamID?
     private var lastStreamID: StreamID = 0
     private let logger = Logger(label: "corelocation.manager")
 
@@ -124,8 +125,11 @@ open class CLLocationManager: NSObject {
 
     /// NOTE: no magnetometer source exists yet on Linux, so heading is unavailable.
     open class func headingAvailable() -> Bool { false }
-    /// NOTE: significant-change monitoring is not implemented on Linux yet.
-    open class func significantLocationChangeMonitoringAvailable() -> Bool { false }
+    /// Whether significant-change monitoring can run: true when a location source is configured
+    /// (any source can tell 500 m; with `locationd`, its sources decide and this says true).
+    open class func significantLocationChangeMonitoringAvailable() -> Bool {
+        LocationSystem.current.provider.hasLocationSources
+    }
     /// NOTE: no Bluetooth source exists yet on Linux, so beacon ranging is unavailable.
     open class func isRangingAvailable() -> Bool { false }
     /// Deferred updates were retired by Apple in iOS 13; always `false`, as on Apple platforms.
@@ -183,6 +187,26 @@ open class CLLocationManager: NSObject {
         let stream = nextStreamID()
         single = stream
         connection?.send(.startUpdates(stream, updateRequest(mode: .single)))
+    }
+
+    // MARK: Significant-change location service
+
+    /// Starts the generation of updates based on significant location changes: a current
+    /// location first, then one when the device has moved 500 metres or more, at most every five
+    /// minutes, through `locationManager(_:didUpdateLocations:)`. The source runs only in short
+    /// wakes, so it costs a fraction of the standard service. Independent of `startUpdatingLocation()`.
+    open func startMonitoringSignificantLocationChanges() {
+        guard significant == nil else { return }
+        let stream = nextStreamID()
+        significant = stream
+        connection?.send(.startUpdates(stream, updateRequest(mode: .significantChange)))
+    }
+
+    /// Stops the delivery of location events based on significant location changes.
+    open func stopMonitoringSignificantLocationChanges() {
+        guard let significant else { return }
+        connection?.send(.stopUpdates(significant))
+        self.significant = nil
     }
 
     // MARK: Region monitoring
@@ -356,11 +380,11 @@ open class CLLocationManager: NSObject {
         case .authorizationRequestInProgress:
             break
         case let .locations(stream, locations):
-            guard stream == standard?.stream || stream == single else { return }
+            guard stream == standard?.stream || stream == single || stream == significant else { return }
             location = locations.last
             delegate?.locationManager(self, didUpdateLocations: locations)
         case let .failed(stream, code):
-            guard stream == standard?.stream || stream == single else { return }
+            guard stream == standard?.stream || stream == single || stream == significant else { return }
             delegate?.locationManager(self, didFailWithError: CLError(code))
         case .paused(let stream):
             guard let current = standard, current.stream == stream else { return }

@@ -189,6 +189,8 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
         return database.effectiveAuthorization(for: appID, isAlive: { $0 == process || self.isAlive($0) }, now: loop.now)
     }
 
+    public var hasLocationSources: Bool { engine.hasSources }
+
     public func currentRegions(app: AppIdentity) -> [FenceRecord]? {
         publishedRegions.withLock { $0[app.id] ?? [] }
     }

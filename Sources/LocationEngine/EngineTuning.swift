@@ -14,6 +14,12 @@ public struct EngineTuning: Sendable, Equatable {
     /// A fix counts as "more accurate" (and is delivered inside the distance filter) when its
     /// horizontal accuracy is at most this fraction of the last delivered one.
     public var accuracyImprovementRatio: Double = 0.5
+    /// Significant change wakes the source this often, seconds (and takes any fix other demand
+    /// brings meanwhile).
+    public var significantWakeInterval: TimeInterval = UpdateRequest.significantInterval
+    /// A wake that brings no fix good enough to tell 500 m gives up after this long, seconds, and
+    /// the source rests until the next wake.
+    public var significantWakeLimit: TimeInterval = 60
 
     public init() {}
 

@@ -39,6 +39,9 @@ public final class LocationEngine: @unchecked Sendable {
         movement = MovementDetector(radius: tuning.stationaryRadius)
     }
 
+    /// Whether the engine was given any source at all.
+    public var hasSources: Bool { !sources.isEmpty }
+
     /// What the engine is doing, as of its last change; readable from any thread.
     public var status: EngineStatus { published.withLock { $0 } }
 
@@ -90,6 +93,7 @@ public final class LocationEngine: @unchecked Sendable {
         loop.execute {
             guard let state = self.subscriptions.removeValue(forKey: id) else { return }
             state.timeout?.cancel()
+            state.wake?.cancel()
             self.reconcileDemand()
         }
     }
@@ -102,7 +106,12 @@ public final class LocationEngine: @unchecked Sendable {
             state.timeout = loop.schedule(after: tuning.singleRequestTimeout) { self.singleTimedOut(id) }
         }
         subscriptions[id] = state
-        if request.mode != .single { deliverCached(to: id) }
+        switch request.mode {
+        case .single: break
+        // Apple starts significant change with a current fix, not a remembered one.
+        case .significantChange: beginWake(id)
+        case .continuous, .live: deliverCached(to: id)
+        }
         reconcileDemand()
         if !sourceHasFix, active != nil, request.mode != .single {
             subscriptions[id]?.reportedUnknown = true
@@ -118,7 +127,7 @@ public final class LocationEngine: @unchecked Sendable {
     }
 
     private func reconcileDemand() {
-        let demanding = subscriptions.values.filter { !$0.paused }
+        let demanding = subscriptions.values.filter { !$0.paused && !$0.resting }
         let wanted: (any LocationSource)?
         if demanding.isEmpty {
             wanted = nil
@@ -173,7 +182,8 @@ public final class LocationEngine: @unchecked Sendable {
         case .noFix(let reason):
             if sourceHasFix { logger.info("location unavailable", metadata: ["reason": "\(reason)"]) }
             sourceHasFix = false
-            for state in subscriptions.values where state.request.mode != .single && !state.paused && !state.reportedUnknown {
+            for state in subscriptions.values
+            where state.request.mode != .single && !state.paused && !state.resting && !state.reportedUnknown {
                 state.reportedUnknown = true
                 state.handler(.failed(.locationUnknown))
             }
@@ -220,8 +230,53 @@ public final class LocationEngine: @unchecked Sendable {
                 state.handler(.stationary(isStill))
             }
             if !isStill { deliverIfDue(fix, fixes, to: state) }
+        case .significantChange:
+            // Only a fix that can tell 500 m apart counts; while resting, fixes that other demand
+            // brings are taken for free.
+            guard fix.horizontalAccuracy > 0, fix.horizontalAccuracy <= UpdateRequest.significantDistance else { return false }
+            if isSignificant(fix, after: state.lastDelivered) {
+                state.lastDelivered = fix
+                state.handler(.locations(fixes))
+            }
+            if !state.resting {
+                rest(id, state)
+                return true
+            }
         }
         return false
+    }
+
+    /// The first fix, or one at least 500 m and five minutes from the last delivered.
+    private func isSignificant(_ fix: Fix, after last: Fix?) -> Bool {
+        guard let last else { return true }
+        guard fix.timestamp.timeIntervalSince(last.timestamp) >= UpdateRequest.significantInterval else { return false }
+        return Geodesic.wgs84.distance(
+            latitude1: last.latitude, longitude1: last.longitude, latitude2: fix.latitude, longitude2: fix.longitude
+        ) >= UpdateRequest.significantDistance
+    }
+
+    // MARK: Significant change's duty cycle
+
+    /// The subscriber demands a source until a fix good enough arrives or the wake times out.
+    private func beginWake(_ id: UInt64) {
+        guard let state = subscriptions[id] else { return }
+        state.resting = false
+        state.wake?.cancel()
+        state.wake = loop.schedule(after: tuning.significantWakeLimit) {
+            guard let state = self.subscriptions[id], !state.resting else { return }
+            self.rest(id, state)
+            self.reconcileDemand()
+        }
+    }
+
+    /// The subscriber stops demanding until its next wake.
+    private func rest(_ id: UInt64, _ state: SubscriptionState) {
+        state.resting = true
+        state.wake?.cancel()
+        state.wake = loop.schedule(after: tuning.significantWakeInterval) {
+            self.beginWake(id)
+            self.reconcileDemand()
+        }
     }
 
     private func deliverIfDue(_ fix: Fix, _ fixes: [Fix], to state: SubscriptionState) {
@@ -277,7 +332,7 @@ public final class LocationEngine: @unchecked Sendable {
         let snapshot = EngineStatus(
             activeSource: active?.descriptor.name,
             subscriberCount: subscriptions.count,
-            demandingCount: subscriptions.values.filter { !$0.paused }.count,
+            demandingCount: subscriptions.values.filter { !$0.paused && !$0.resting }.count,
             lastFix: lastFix,
             energy: energy.report(at: loop.now))
         published.withLock { $0 = snapshot }
@@ -323,6 +378,9 @@ private final class SubscriptionState {
     var reportedUnknown = false
     var best: Fix?
     var timeout: ScheduledWork?
+    /// Significant change: resting between wakes (no demand), and the next change of that.
+    var resting = false
+    var wake: ScheduledWork?
 
     init(request: UpdateRequest, handler: @escaping @Sendable (StreamEvent) -> Void) {
         self.request = request

@@ -24,8 +24,13 @@ public protocol LocationServiceProvider: AnyObject, Sendable {
     /// The app's monitored regions now, when the provider can tell without a round trip (the
     /// in-process service); nil otherwise, and the app waits for its connection's snapshot.
     func currentRegions(app: AppIdentity) -> [FenceRecord]?
+
+    /// Whether any location source is configured (for availability class methods). A provider
+    /// that cannot tell without a round trip (`locationd`) says true: its sources are the daemon's.
+    var hasLocationSources: Bool { get }
 }
 
 extension LocationServiceProvider {
     public func currentRegions(app: AppIdentity) -> [FenceRecord]? { nil }
+    public var hasLocationSources: Bool { true }
 }

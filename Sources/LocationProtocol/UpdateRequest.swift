@@ -8,7 +8,17 @@ public struct UpdateRequest: Sendable, Equatable {
         case single
         /// `CLLocationUpdate.liveUpdates()`: every fix; reports stationarity instead of pausing.
         case live
+        /// `startMonitoringSignificantLocationChanges()`: a first fix, then one only after the
+        /// device has moved ``UpdateRequest/significantDistance`` and at most every
+        /// ``UpdateRequest/significantInterval``; the source runs only in short wakes.
+        case significantChange
     }
+
+    /// Metres a device must move for a significant-change update (Apple: "500 meters or more").
+    public static let significantDistance = 500.0
+    /// The shortest time between two significant-change updates (Apple: "no more frequently than
+    /// once every five minutes"), seconds.
+    public static let significantInterval: Double = 5 * 60
 
     /// Activity types with `CLActivityType`'s raw values.
     public enum Activity: Int, Sendable {
@@ -39,5 +49,9 @@ public struct UpdateRequest: Sendable, Equatable {
     }
 
     /// The accuracy a source must reach to satisfy this request, metres (0 = the best available).
-    public var requiredAccuracy: Double { desiredAccuracy > 0 ? desiredAccuracy : 0 }
+    /// Significant change asks only for what can tell its distance apart: the cheapest source does.
+    public var requiredAccuracy: Double {
+        if mode == .significantChange { return Self.significantDistance }
+        return desiredAccuracy > 0 ? desiredAccuracy : 0
+    }
 }

@@ -495,6 +495,7 @@ extension UpdateRequest.Mode {
         case .continuous: "continuous"
         case .single: "single"
         case .live: "live"
+        case .significantChange: "significantChange"
         }
     }
 
@@ -503,6 +504,7 @@ extension UpdateRequest.Mode {
         case "continuous": self = .continuous
         case "single": self = .single
         case "live": self = .live
+        case "significantChange": self = .significantChange
         default: throw WireJSONError.unknown("update mode", wireName)
         }
     }
