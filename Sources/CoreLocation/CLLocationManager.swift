@@ -59,6 +59,11 @@ open class CLLocationManager: NSObject {
     private var headingSettings = HeadingSettings()
     private let system: LocationSystem
     private let context: CallbackContext
+    /// Where this manager calls back: the thread or queue that created it.
+    var callbackContext: CallbackContext { context }
+    /// The location before the one being delivered, for the deprecated
+    /// `locationManager(_:didUpdateTo:from:)` (see the delegate's default `didUpdateLocations`).
+    var locationBeforeDelivery: CLLocation?
     private(set) var connection: (any ClientConnection)?
     /// Region monitoring: the app's shared regions, and what this manager reported of them.
     let regionBook: RegionBook
@@ -381,6 +386,7 @@ open class CLLocationManager: NSObject {
             break
         case let .locations(stream, locations):
             guard stream == standard?.stream || stream == single || stream == significant else { return }
+            locationBeforeDelivery = location
             location = locations.last
             delegate?.locationManager(self, didUpdateLocations: locations)
         case let .failed(stream, code):

@@ -39,7 +39,19 @@ extension CLLocationManagerDelegate {
     public func locationManagerDidChangeAuthorization(_ manager: CLLocationManager) {}
     public func locationManager(_ manager: CLLocationManager, didChangeAuthorization status: CLAuthorizationStatus) {}
     public func locationManager(_ manager: CLLocationManager, didFailWithError error: any Error) {}
-    public func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation]) {}
+    /// A delegate that does not implement this method gets each location through the deprecated
+    /// `locationManager(_:didUpdateTo:from:)` instead, as Apple does for delegates that implement
+    /// only that one. Its first `oldLocation` — nil in Objective-C — is an invalid location here
+    /// (`kCLLocationCoordinate2DInvalid`, negative accuracies, `Date.distantPast`).
+    public func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation]) {
+        var previous = manager.locationBeforeDelivery ?? CLLocation(
+            coordinate: kCLLocationCoordinate2DInvalid, altitude: 0, horizontalAccuracy: -1, verticalAccuracy: -1,
+            timestamp: .distantPast)
+        for location in locations {
+            locationManager(manager, didUpdateTo: location, from: previous)
+            previous = location
+        }
+    }
     public func locationManager(_ manager: CLLocationManager, didUpdateTo newLocation: CLLocation, from oldLocation: CLLocation) {}
     public func locationManager(_ manager: CLLocationManager, didFinishDeferredUpdatesWithError error: (any Error)?) {}
     public func locationManagerDidPauseLocationUpdates(_ manager: CLLocationManager) {}
