@@ -116,22 +116,39 @@ final class LiveUpdateStream: Sendable {
         // Unknown until locationd answers: the answer, its first event, then reports any denial.
         let initial = connection.initialAuthorization
         if let initial { state.setAuthorization(initial) }
-        if system.info.requiresExplicitServiceSession {
-            // NOTE: CLServiceSession is not implemented on Linux yet, so an app that requires
-            // explicit sessions is told a session is required, as Apple does without one.
-            continuation.yield(CLLocationUpdate(serviceSessionRequired: true))
+        let request = UpdateRequest(
+            mode: .live, desiredAccuracy: -1, distanceFilter: -1, activity: configuration.activity, pausesAutomatically: false)
+        guard system.info.requiresExplicitServiceSession else {
+            sessions = nil
+            if let initial, let update = LockedState.stateUpdate(for: initial) { continuation.yield(update) }
+            // Iterating is an implicit When In Use session. A When In Use request does nothing once
+            // the status is determined (Apple's rule, applied by the service), so it is sent
+            // whenever the status may still be undetermined.
+            if initial == nil || initial?.status == .notDetermined { connection.send(.requestAuthorization(.whenInUse)) }
+            connection.send(.startUpdates(Self.streamID, request))
             return
         }
-        if let initial, let update = LockedState.stateUpdate(for: initial) { continuation.yield(update) }
-        // A When In Use request does nothing once the status is determined (Apple's rule, applied by
-        // the service), so it is sent whenever the status may still be undetermined.
-        if initial == nil || initial?.status == .notDetermined { connection.send(.requestAuthorization(.whenInUse)) }
-        connection.send(.startUpdates(Self.streamID, UpdateRequest(
-            mode: .live, desiredAccuracy: -1, distanceFilter: -1,
-            activity: configuration.activity, pausesAutomatically: false)))
+        // The app requires explicit sessions: no implicit one, no prompt. Without a
+        // `CLServiceSession` the iteration says a session is required; with one it streams, and
+        // says so again when the last session ends.
+        let registry = ServiceSessionRegistry.registry(for: system)
+        let observation = registry.observe { held in
+            if held {
+                if let update = state.currentStateUpdate() { continuation.yield(update) }
+                connection.send(.startUpdates(Self.streamID, request))
+            } else {
+                connection.send(.stopUpdates(Self.streamID))
+                continuation.yield(CLLocationUpdate(serviceSessionRequired: true))
+            }
+        }
+        sessions = (registry, observation)
     }
 
+    /// The registry this iteration follows when the app requires explicit sessions.
+    private let sessions: (registry: ServiceSessionRegistry, observation: UInt64)?
+
     deinit {
+        if let sessions { sessions.registry.stopObserving(sessions.observation) }
         continuation.finish()
         connection.close()
     }
@@ -142,12 +159,23 @@ final class LiveUpdateStream: Sendable {
 
         func setAuthorization(_ value: EffectiveAuthorization) {
             translator.withLock { $0 = ServiceEventTranslator(authorization: value) }
+            known.withLock { $0 = true }
+        }
+
+        /// Whether the service's answer (or the initial authorization) has been heard.
+        private let known = Locked(false)
+
+        /// The state update for the authorization as last heard, once one has been heard.
+        func currentStateUpdate() -> CLLocationUpdate? {
+            guard known.withLock({ $0 }) else { return nil }
+            return Self.stateUpdate(for: translator.withLock { $0.authorization })
         }
 
         func translate(_ event: ServiceEvent) -> CLLocationUpdate? {
             let (translated, authorization) = translator.withLock { ($0.translate(event), $0.authorization) }
             switch translated {
             case .authorizationChanged(_, let new):
+                known.withLock { $0 = true }
                 return Self.stateUpdate(for: new)
             case .authorizationRequestInProgress(let inProgress):
                 return inProgress ? CLLocationUpdate(authorizationRequestInProgress: true) : nil

@@ -73,6 +73,12 @@ final class MonitorBook: Sendable {
         state.withLock { $0.context.authorization = authorization }
     }
 
+    /// Whether the app requires an explicit service session and holds none: the flag of every
+    /// event from now on.
+    func setServiceSessionRequired(_ required: Bool) {
+        state.withLock { $0.context.serviceSessionRequired = required }
+    }
+
     /// Takes in one of the connection's events; returns the monitor events it causes, in order.
     func handle(_ event: ServiceEvent) -> [CLMonitor.Event] {
         var answered: CheckedContinuation<Bool, Never>?

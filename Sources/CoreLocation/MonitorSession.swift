@@ -35,9 +35,19 @@ final class MonitorSession: Sendable {
         }
         if let initial = connection.initialAuthorization { book.setAuthorization(initial) }
         self.book = book
+        if requiresExplicitSession {
+            let registry = ServiceSessionRegistry.registry(for: system)
+            sessions = (registry, registry.observe { held in book.setServiceSessionRequired(!held) })
+        } else {
+            sessions = nil
+        }
     }
 
+    /// The registry this monitor follows when the app requires explicit sessions.
+    private let sessions: (registry: ServiceSessionRegistry, observation: UInt64)?
+
     deinit {
+        if let sessions { sessions.registry.stopObserving(sessions.observation) }
         connection.close()
         queue.finish()
     }

@@ -1,0 +1,29 @@
+extension CLServiceSession {
+    /// The session's diagnostics: the current one at once, then each change, until the session is
+    /// invalidated.
+    public final class Diagnostics: AsyncSequence, Sendable {
+        public typealias Element = CLServiceSession.Diagnostic
+
+        private let broadcast: DiagnosticBroadcast<Diagnostic>
+
+        init(_ broadcast: DiagnosticBroadcast<Diagnostic>) {
+            self.broadcast = broadcast
+        }
+
+        public func makeAsyncIterator() -> Iterator {
+            Iterator(broadcast.stream().makeAsyncIterator())
+        }
+
+        public struct Iterator: AsyncIteratorProtocol {
+            private var base: AsyncStream<Diagnostic>.Iterator
+
+            init(_ base: AsyncStream<Diagnostic>.Iterator) {
+                self.base = base
+            }
+
+            public mutating func next() async throws -> Diagnostic? {
+                await base.next()
+            }
+        }
+    }
+}
