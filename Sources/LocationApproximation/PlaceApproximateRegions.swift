@@ -55,12 +55,23 @@ public final class PlaceApproximateRegions: ApproximateRegions {
     public func region(latitude: Double, longitude: Double, previous: ApproximateRegion?) -> ApproximateRegion {
         guard let entry = layout.entry(latitude: latitude, longitude: longitude) else { return previous ?? Self.nowhere }
         let current = Self.reported(entry, latitude: latitude, longitude: longitude, layout: layout)
-        guard let previous, previous.id != current.id, let before = layout.entry(identity: previous.id),
+        guard let previous, previous.id != current.id, let before = Self.entry(of: previous, layout: layout),
               before.locality.country == entry.locality.country else { return current }
         if Self.isWithin(before.margin, of: previous.id, latitude: latitude, longitude: longitude, layout: layout) {
             return before.source == nil ? previous : before.region
         }
         return current
+    }
+
+    /// The entry of a region handed out before: from the cache, else (after a restart, or once the
+    /// cache has started again) found again at its reported point, which lies in the region itself
+    /// unless the region had to borrow its locality's point or a point of the coarse cell.
+    static func entry<P>(of region: ApproximateRegion, layout: RegionLayout<P>) -> RegionEntry? {
+        if let entry = layout.entry(identity: region.id) { return entry }
+        guard let entry = layout.entry(latitude: region.latitude, longitude: region.longitude), entry.region.id == region.id else {
+            return nil
+        }
+        return entry
     }
 
     /// Whether a point `margin` metres from the position, in one of eight directions, is in region `id`.

@@ -21,4 +21,15 @@ public struct ApproximateRegion: Sendable, Equatable, Hashable {
 /// position (and of the device's secret layout seed they were made with), safe from any thread.
 public protocol ApproximateRegions: Sendable {
     func region(latitude: Double, longitude: Double) -> ApproximateRegion
+    /// The region to report for a device last reported in `previous` (a rate limiter counts changes
+    /// of `id` between the two).
+    func region(latitude: Double, longitude: Double, previous: ApproximateRegion?) -> ApproximateRegion
+}
+
+extension ApproximateRegions {
+    /// The region to report for a device last reported in `previous`. Layouts with hysteresis keep
+    /// `previous` until the device is a margin inside another region; this default has none.
+    public func region(latitude: Double, longitude: Double, previous: ApproximateRegion?) -> ApproximateRegion {
+        region(latitude: latitude, longitude: longitude)
+    }
 }

@@ -75,6 +75,29 @@ import Testing
         #expect(crossings >= 20, "edges crossed: \(crossings)")
     }
 
+    /// The margin holds across a restart: a new instance (same seed, nothing cached) given the region
+    /// reported before keeps it just past the edge.
+    @Test func theMarginHoldsAcrossARestart() throws {
+        let database = try packageDatabase()
+        let seed = testSeed(35)
+        let regions = PlaceApproximateRegions(database: database, seed: seed)
+        var generator = SplitMix64(seed: 36)
+        var checked = 0
+        while checked < 20 {
+            let start = randomLandPoint(&generator, in: database)
+            let points = (0..<1_500).map { moved((start.latitude, start.longitude), azimuth: 0, distance: Double($0) * 10) }
+            let plain = points.map { regions.region(latitude: $0.latitude, longitude: $0.longitude) }
+            guard let edge = plain.indices.dropFirst().first(where: { plain[$0].id != plain[0].id }),
+                  let before = regions.layout.entry(identity: plain[0].id), before.source == .seededCandidate,
+                  before.margin > 20,
+                  regions.layout.entry(identity: plain[edge].id)?.locality.country == before.locality.country else { continue }
+            let restarted = PlaceApproximateRegions(database: database, seed: seed)
+            let kept = restarted.region(latitude: points[edge].latitude, longitude: points[edge].longitude, previous: plain[0])
+            #expect(kept == plain[0])
+            checked += 1
+        }
+    }
+
     /// Across a country border the reported country follows the device at once.
     @Test func aChangeOfCountryCountsAtOnce() throws {
         let database = try packageDatabase()
