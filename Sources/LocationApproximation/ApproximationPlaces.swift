@@ -18,7 +18,9 @@ struct LocalityKey: Hashable, Sendable {
 protocol ApproximationPlaces: Sendable {
     /// The key of a valid position (latitude within ±90°, longitude within ±180°), `nil` otherwise.
     func localityKey(latitude: Double, longitude: Double) -> LocalityKey?
-    /// About how many people live in the places within `radius` metres of the position.
+    /// About how many people live in the places whose extent (their population on a disc at 5,000
+    /// people a km²) reaches within `radius` metres of the position: a city of millions is one point
+    /// in the database, and its outskirts are dense too.
     func populationNear(latitude: Double, longitude: Double, radius: Double) -> Int
     /// A locality's own position (the place a `LocalityKey.locality` names).
     func localityPosition(_ locality: Int32) -> (latitude: Double, longitude: Double)?

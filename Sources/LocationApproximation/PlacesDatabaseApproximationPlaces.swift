@@ -20,8 +20,8 @@ struct PlacesDatabaseApproximationPlaces: ApproximationPlaces {
     }
 
     /// The population of the places nearest to a 9 × 9 lattice over the square round the circle,
-    /// counting those whose own point lies within `radius`. A village whose territory holds no lattice
-    /// point is missed; the towns and cities that decide how dense a neighbourhood is are not.
+    /// counting those whose extent reaches into it. A village whose territory holds no lattice point is
+    /// missed; the towns and cities that decide how dense a neighbourhood is are not.
     func populationNear(latitude: Double, longitude: Double, radius: Double) -> Int {
         let metresPerDegree = 111_195.0
         let latitudeStep = 2 * radius / metresPerDegree / Double(Self.populationLattice - 1)
@@ -39,10 +39,17 @@ struct PlacesDatabaseApproximationPlaces: ApproximationPlaces {
                       seen.insert(place).inserted, let record = database.placeRecord(place) else { continue }
                 let distance = Geodesic.wgs84.distance(latitude1: latitude, longitude1: longitude,
                                                        latitude2: record.latitude, longitude2: record.longitude)
-                if distance <= radius { total += record.population }
+                if distance <= radius + Self.extent(population: record.population) { total += record.population }
             }
         }
         return total
+    }
+
+    /// The radius of a place's extent: its population on a disc at 5,000 people a km² (8 m × √population:
+    /// 8 km for a million people, 25 km for ten million). The database has a point for each place, and
+    /// a city of millions is one point: without its extent, its outskirts would count as empty land.
+    static func extent(population: Int) -> Double {
+        8 * Double(max(0, population)).squareRoot()
     }
 
     func localityPosition(_ locality: Int32) -> (latitude: Double, longitude: Double)? {

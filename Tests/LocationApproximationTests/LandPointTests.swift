@@ -44,6 +44,9 @@ import Testing
             ("New York", 40.7128, -74.0060), ("Cairo", 30.0444, 31.2357), ("São Paulo", -23.5505, -46.6333),
             ("Lagos", 6.4550, 3.3841), ("Mumbai", 19.0760, 72.8777), ("Mexico City", 19.4326, -99.1332),
             ("Sydney", -33.8688, 151.2093), ("Berlin", 52.5200, 13.4050), ("Buenos Aires", -34.6037, -58.3816),
+            ("Delhi", 28.6139, 77.2090), ("Jakarta", -6.2088, 106.8456),
+            // 13 km from the one point that stands for a city of millions: its outskirts are dense too.
+            ("Kinshasa, south", -4.4419, 15.2663),
         ]
         for (name, latitude, longitude) in cities {
             let region = regions.region(latitude: latitude, longitude: longitude)
