@@ -5,6 +5,8 @@ import LocationGeodesy
 struct RegionPoint: Sendable {
     /// How the point was found, best first. The tests count them.
     enum Source: Sendable, Hashable {
+        /// The pole, for a polar cap's region that holds it.
+        case pole
         /// A seeded random point of the region's cell with the region's key.
         case seededCandidate
         /// The locality's own point.
@@ -34,7 +36,7 @@ struct RegionPoint: Sendable {
         if cell.isCap {
             // The pole is the cap's centre: every point of the cap is within its height of it.
             let pole = (latitude: cell.north >= 90 ? 90.0 : -90.0, longitude: 0.0)
-            if matches(pole) { return RegionPoint(latitude: pole.latitude, longitude: pole.longitude, source: .seededCandidate) }
+            if matches(pole) { return RegionPoint(latitude: pole.latitude, longitude: pole.longitude, source: .pole) }
         }
         for index in 0..<candidateCount {
             let point = cell.point(u: hash.unit([regionHash, 1, UInt64(index)]), v: hash.unit([regionHash, 2, UInt64(index)]))

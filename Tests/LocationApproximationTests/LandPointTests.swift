@@ -112,3 +112,38 @@ import Testing
         #expect(regions.region(latitude: .nan, longitude: 2, previous: paris) == paris)
     }
 }
+
+/// Regions asked for from many threads at once are the regions asked for one at a time.
+@Suite struct ConcurrentRegionTests {
+    @Test func concurrentQueriesAgreeWithSequentialOnes() async throws {
+        let database = try packageDatabase()
+        var generator = SplitMix64(seed: 60)
+        let points = (0..<2_000).map { _ in
+            let point = randomLandPoint(&generator, in: database)
+            return (point.latitude, point.longitude)
+        }
+        let sequential = PlaceApproximateRegions(database: database, seed: testSeed(61))
+        let expected = points.map { sequential.region(latitude: $0.0, longitude: $0.1) }
+        let shared = PlaceApproximateRegions(database: database, seed: testSeed(61))
+        let results = await withTaskGroup(of: (Int, [ApproximateRegion]).self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    // Each task walks the points from its own starting place, so tasks build regions at once.
+                    (task, (0..<points.count).map { index in
+                        let point = points[(index + task * 250) % points.count]
+                        return shared.region(latitude: point.0, longitude: point.1)
+                    })
+                }
+            }
+            var all: [(Int, [ApproximateRegion])] = []
+            for await result in group { all.append(result) }
+            return all
+        }
+        #expect(results.count == 8)
+        for (task, regions) in results {
+            for (index, region) in regions.enumerated() {
+                #expect(region == expected[(index + task * 250) % points.count])
+            }
+        }
+    }
+}
