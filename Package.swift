@@ -99,6 +99,11 @@ let package = Package(
         .target(name: "LocationPlaces", dependencies: [
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Resources/places.bin")]),
+        // Layer 3: approximate location as regions of the places database (sized by population, never
+        // across a country or a locality), laid out by a per-device secret derived from the sealing key.
+        .target(name: "LocationApproximation", dependencies: [
+            "LocationPolicy", "LocationPlaces", "LocationGeodesy", "LocationCore", "LocationPersistence",
+        ]),
         // Which service this process talks to, and who the app is: locationd when discovery finds one,
         // else the engine, store and prompts in the process (the embedded default).
         .target(name: "LocationBootstrap", dependencies: [
@@ -119,6 +124,7 @@ let package = Package(
         .executableTarget(name: "locationctl", dependencies: [
             "LocationProtocol", "LocationCore", "LocationGeodesy", "LocationNMEA", "LocationSources",
             "LocationEngine", "LocationPolicy", "LocationPolicyAdapters", "LocationDaemonClient", "LocationGeofencing", "LocationPlaces",
+            "LocationApproximation",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -139,6 +145,7 @@ let package = Package(
         .executableTarget(name: "corelocation-bench", dependencies: [
             "CLinuxEpoll", "SeededRandom", "LocationProtocol", "LocationGeodesy", "LocationNMEA", "LocationCore",
             "LocationEngine", "LocationAccess", "LocationWire", "LocationPlaces", "LocationGeofencing",
+            "LocationApproximation", "LocationPolicy",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
@@ -167,6 +174,10 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .testTarget(name: "LocationPlacesTests", dependencies: ["TestSupport", "LocationPlaces", "SeededRandom"]),
+        .testTarget(name: "LocationApproximationTests", dependencies: [
+            "LocationApproximation", "LocationPolicy", "LocationPlaces", "LocationGeodesy", "LocationPersistence",
+            "SeededRandom", "TestSupport",
+        ]),
         .testTarget(name: "LocationPersistenceTests", dependencies: ["TestSupport", "LocationPersistence", "LocationProtocol", "LocationCore"]),
         .testTarget(name: "LocationWireTests", dependencies: [
             "LocationWire", "LocationProtocol",
@@ -192,7 +203,7 @@ let package = Package(
         .testTarget(name: "locationctlTests", dependencies: ["LocationEngine", "LocationSources", "TestSupport", "TrackFixtures",
             "locationctl", "locationd", "corelocation-example", "corelocation-async-example",
             "LocationProtocol", "LocationCore", "LocationGeodesy",
-            "LocationPolicy", "LocationPolicyAdapters", "LocationDaemonClient", "LocationPlaces",
+            "LocationPolicy", "LocationPolicyAdapters", "LocationDaemonClient", "LocationPlaces", "LocationApproximation",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
     ],

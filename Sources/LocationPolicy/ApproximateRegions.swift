@@ -28,6 +28,7 @@ public protocol ApproximateRegions: Sendable {
 }
 
 extension ApproximateRegions {
+    /// No hysteresis: the region of the position.
     public func region(latitude: Double, longitude: Double, previous: ApproximateRegion?) -> ApproximateRegion {
         region(latitude: latitude, longitude: longitude)
     }

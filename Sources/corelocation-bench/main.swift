@@ -22,6 +22,7 @@ import SeededRandom
 // or:    corelocation-bench places-polygons POINTS OUT   (polygon countries, for scripts/places/check-polygons.py)
 // or:    corelocation-bench fanout-floor --socket PATH --feed PORT --clients N   (see FanOutFloor.swift)
 // or:    corelocation-bench geofences [--sizes N,N,...] [--region world|metro]   (see GeofenceBench.swift)
+// or:    corelocation-bench approximate [--points N] [--repeat R] [--seed S]   (see ApproximateBench.swift)
 
 struct Options {
     var count = 2_000_000
@@ -99,6 +100,9 @@ if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "fanout-floor" {
 }
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "geofences" {
     runGeofenceBenchmark(Array(CommandLine.arguments.dropFirst(2)))
+}
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "approximate" {
+    runApproximateBenchmark(Array(CommandLine.arguments.dropFirst(2)))
 }
 
 let options = Options(CommandLine.arguments)

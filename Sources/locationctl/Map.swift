@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import LocationApproximation
+import LocationPlaces
 import LocationSources
 
 extension LocationCtl {
@@ -12,6 +14,12 @@ extension LocationCtl {
                 a marker where each enter (green disc) or exit (red square) event fired. A fix counts \
                 as inside a fence when its whole accuracy circle is, as outside when its whole \
                 accuracy circle is outside; the first state learned is not an event.
+
+                With --approximate, also what an app with approximate location is told along the \
+                track: each region's reported point (purple diamond) and the radius round it that \
+                holds the region (dashed circle), joined in order, with a ring on the track where the \
+                reported point changed. The layout is a random one (or --seed's), never this \
+                device's: a shared picture would give the device's secret layout away.
                 """)
 
         @Option(name: .long, help: ArgumentHelp(
@@ -26,6 +34,13 @@ extension LocationCtl {
         @Option(name: .long, help: ArgumentHelp(
             "A file of fences, one LAT,LON,RADIUS[,ID] a line ('#' comments).", valueName: "file"))
         var fences: String?
+
+        @Flag(name: .long, help: "Draw the approximate regions an app with reduced accuracy is told along the track.")
+        var approximate = false
+
+        @Option(name: .long, help: ArgumentHelp(
+            "With --approximate: the layout's seed, 64 hexadecimal digits (default: a random one).", valueName: "hex"))
+        var seed: String?
 
         @Option(name: .long, help: "Read at most this many seconds of the source's time.")
         var duration: Double?
@@ -46,6 +61,10 @@ extension LocationCtl {
             if let duration, !(duration.isFinite && duration >= 0) {
                 throw ValidationError("--duration must be a number of seconds, 0 or more")
             }
+            if let seed {
+                guard approximate else { throw ValidationError("--seed needs --approximate") }
+                guard MapApproximation.seed(hex: seed) != nil else { throw ValidationError("--seed must be 64 hexadecimal digits") }
+            }
         }
 
         func run() throws {
@@ -60,7 +79,18 @@ extension LocationCtl {
             let fixes = try SourceReading.fixes(of: spec, limit: duration)
             guard !fixes.isEmpty else { throw CommandFailure("\(source) gave no fix") }
             let events = MapEvents.events(fixes: fixes, fences: fences)
-            let drawing = MapDrawing(source: source, fixes: fixes, fences: fences, events: events)
+            var approximateRegions: [MapApproximateRegion] = []
+            if approximate {
+                let database: PlacesDatabase
+                switch PlacesDatabase.shared {
+                case .success(let opened): database = opened
+                case .failure(let error): throw CommandFailure("--approximate needs the places database: \(error)")
+                }
+                let layout = seed.flatMap(MapApproximation.seed(hex:)) ?? MapApproximation.randomSeed()
+                approximateRegions = MapApproximation.regions(
+                    fixes: fixes, regions: PlaceApproximateRegions(database: database, seed: layout))
+            }
+            let drawing = MapDrawing(source: source, fixes: fixes, fences: fences, events: events, approximate: approximateRegions)
             let svg = SVGMap(drawing, width: Double(width), height: Double(height)).render()
             if let output {
                 do {

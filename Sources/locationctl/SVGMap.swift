@@ -16,6 +16,7 @@ struct SVGMap {
         static let entry = "#2e7d32"
         static let exit = "#c62828"
         static let text = "#212121"
+        static let approximate = "#6a1b9a"
     }
 
     static let margin = 16.0
@@ -37,6 +38,9 @@ struct SVGMap {
             points += MapProjection.outline(latitude: fence.latitude, longitude: fence.longitude, radius: fence.radius)
         }
         points += drawing.events.map { ($0.latitude, $0.longitude) }
+        for region in drawing.approximate {
+            points += MapProjection.outline(latitude: region.latitude, longitude: region.longitude, radius: region.radius, count: 36)
+        }
         if points.isEmpty { points = [(0, 0)] }
         // Room for markers and labels round the data.
         let inset = Self.margin + 2 * Self.markerRadius
@@ -55,8 +59,10 @@ struct SVGMap {
             <text x="\(n(Self.margin))" y="\(n(Self.margin + 4))" fill="\(Colour.text)" font-size="15">\(escape(drawing.title))</text>
 
             """
+        svg += approximateRegions()
         svg += fences()
         svg += track()
+        svg += approximatePoints()
         svg += events()
         svg += fenceLabels()
         svg += legend()
@@ -86,6 +92,45 @@ struct SVGMap {
                 let points = outline.map { "\(n($0.x)),\(n($0.y))" }.joined(separator: " ")
                 svg += "<polygon class=\"fence\" data-fence=\"\(id)\" points=\"\(points)\">\(title)</polygon>\n"
             }
+        }
+        return svg + "</g>\n"
+    }
+
+    /// Each approximate region as the app sees it: its radius round its reported point, under
+    /// everything else.
+    private func approximateRegions() -> String {
+        guard !drawing.approximate.isEmpty else { return "" }
+        var svg = "<g class=\"approximate-regions\" fill=\"\(Colour.approximate)\" fill-opacity=\"0.06\" "
+            + "stroke=\"\(Colour.approximate)\" stroke-width=\"2\" stroke-dasharray=\"6 4\">\n"
+        for (index, region) in drawing.approximate.enumerated() {
+            let outline = projection.groundCircle(latitude: region.latitude, longitude: region.longitude, radius: region.radius)
+            let points = outline.map { "\(n($0.x)),\(n($0.y))" }.joined(separator: " ")
+            svg += "<polygon class=\"approximate-region\" data-region=\"\(index + 1)\" points=\"\(points)\"/>\n"
+        }
+        return svg + "</g>\n"
+    }
+
+    /// What the app is told, over the track: the reported points joined in order (dashed), a diamond
+    /// at each, and a ring on the track where the device was when the reported point changed.
+    private func approximatePoints() -> String {
+        guard !drawing.approximate.isEmpty else { return "" }
+        let reported = drawing.approximate.map { projection.point(latitude: $0.latitude, longitude: $0.longitude) }
+        var svg = "<g class=\"approximate\">\n"
+        if reported.count > 1 {
+            svg += "<polyline class=\"approximate-path\" fill=\"none\" stroke=\"\(Colour.approximate)\" stroke-width=\"2\" "
+                + "stroke-dasharray=\"2 4\" points=\"" + reported.map { "\(n($0.x)),\(n($0.y))" }.joined(separator: " ") + "\"/>\n"
+        }
+        for (index, region) in drawing.approximate.enumerated() {
+            let change = projection.point(latitude: region.changeLatitude, longitude: region.changeLongitude)
+            svg += "<circle class=\"approximate-change\" cx=\"\(n(change.x))\" cy=\"\(n(change.y))\" r=\"5\" fill=\"none\" "
+                + "stroke=\"\(Colour.approximate)\" stroke-width=\"2\"><title>region \(index + 1) from fix \(region.firstFix + 1)</title></circle>\n"
+        }
+        let r = Self.markerRadius + 1
+        for (index, region) in drawing.approximate.enumerated() {
+            let p = reported[index]
+            let title = "<title>region \(index + 1): \(n(region.latitude, 5)), \(n(region.longitude, 5)) ± \(n(region.radius, 0)) m</title>"
+            svg += "<polygon class=\"approximate-point\" points=\"\(n(p.x)),\(n(p.y - r)) \(n(p.x + r)),\(n(p.y)) \(n(p.x)),\(n(p.y + r)) \(n(p.x - r)),\(n(p.y))\" "
+                + "fill=\"\(Colour.approximate)\" stroke=\"\(Colour.background)\" stroke-width=\"1.5\">\(title)</polygon>\n"
         }
         return svg + "</g>\n"
     }
@@ -151,6 +196,12 @@ struct SVGMap {
         x += 78
         svg += "<rect x=\"\(n(x))\" y=\"\(n(y - 10))\" width=\"12\" height=\"12\" fill=\"\(Colour.exit)\"/>"
         svg += "<text x=\"\(n(x + 18))\" y=\"\(n(y))\">exit</text>\n"
+        if !drawing.approximate.isEmpty {
+            x += 66
+            svg += "<polygon points=\"\(n(x + 7)),\(n(y - 11)) \(n(x + 14)),\(n(y - 4)) \(n(x + 7)),\(n(y + 3)) \(n(x)),\(n(y - 4))\" "
+                + "fill=\"\(Colour.approximate)\"/>"
+            svg += "<text x=\"\(n(x + 20))\" y=\"\(n(y))\">approximate: reported point, radius</text>\n"
+        }
         return svg + "</g>\n"
     }
 
