@@ -89,7 +89,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "locationd", dependencies: [
-            "LocationDaemon", "LocationSources", "LocationPolicyAdapters", "LocationAccess",
+            "LocationDaemon", "LocationSources", "LocationPolicyAdapters", "LocationAccess", "LocationApproximation",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -103,12 +103,14 @@ let package = Package(
         // across a country or a locality), laid out by a per-device secret derived from the sealing key.
         .target(name: "LocationApproximation", dependencies: [
             "LocationPolicy", "LocationPlaces", "LocationGeodesy", "LocationCore", "LocationPersistence",
+            .product(name: "Logging", package: "swift-log"),
         ]),
         // Which service this process talks to, and who the app is: locationd when discovery finds one,
         // else the engine, store and prompts in the process (the embedded default).
         .target(name: "LocationBootstrap", dependencies: [
             "LocationProtocol", "LocationCore", "LocationSources", "LocationEngine", "LocationPolicy",
             "LocationPolicyAdapters", "LocationAccess", "LocationDaemonClient", "LocationPersistence",
+            "LocationApproximation",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Layer 5: Apple's API.

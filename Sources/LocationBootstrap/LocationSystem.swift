@@ -1,5 +1,6 @@
 import Foundation
 import LocationAccess
+import LocationApproximation
 import LocationCore
 import LocationDaemonClient
 import LocationEngine
@@ -72,7 +73,9 @@ package struct LocationSystem: Sendable {
         let service = LocationService(
             engine: engine, store: store, prompter: PrompterChain.defaultPrompter(),
             isAlive: { ProcessStamp.isAlive($0) }, fenceStorage: fenceStorage(in: stateDirectory, app: app, logger: logger),
-            fenceLimits: limits, approximateStorage: approximateStorage(in: stateDirectory, logger: logger))
+            fenceLimits: limits,
+            approximateRegions: DeviceApproximateRegions.load(stateDirectory: stateDirectory, logger: logger),
+            approximateStorage: approximateStorage(in: stateDirectory, logger: logger))
         service.startWatchingStore()
         return service
     }

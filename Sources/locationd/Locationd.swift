@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import LocationAccess
+import LocationApproximation
 import LocationDaemon
 import LocationSources
 import Logging
@@ -76,7 +77,8 @@ struct Locationd: ParsableCommand {
             lastLocationStore: DaemonConfiguration.standardLastLocationStore(in: stateDirectory, logger: logger),
             fenceStorageFactory: DaemonConfiguration.standardFenceStorage(in: stateDirectory, logger: logger),
             fenceLimits: FenceLimits(fencesPerApp: fenceLimit),
-            approximateStorageFactory: DaemonConfiguration.standardApproximateStorage(in: stateDirectory, logger: logger))
+            approximateStorageFactory: DaemonConfiguration.standardApproximateStorage(in: stateDirectory, logger: logger),
+            approximateRegions: DeviceApproximateRegions.load(stateDirectory: stateDirectory, logger: logger))
         let daemon = LocationDaemon(configuration: configuration, logger: logger)
         try daemon.start()
         let signals = Self.stopOnSignals(daemon)
