@@ -2,7 +2,9 @@ import CoreLocation
 import CoreLocationTesting
 import Foundation
 import LocationAccess
+import LocationApproximation
 import LocationEngine
+import LocationPlaces
 import LocationPolicy
 import LocationProtocol
 import LocationSources
@@ -15,8 +17,16 @@ import TestSupport
 @Suite struct ApproximateRateLimitTests {
     static func position(_ location: CLLocation) -> String { "\(location.coordinate.latitude),\(location.coordinate.longitude)" }
 
+    /// The device's layout: regions of the places database under a fixed seed.
+    static func placeRegions() throws -> any ApproximateRegions {
+        PlaceApproximateRegions(database: try PlacesDatabase.shared.get(), seed: try #require(ApproximateRegionsSeed(bytes: Array(1...32))))
+    }
+
     @Test func anAppThatAsksEveryWayPossibleLearnsAtMostFourPositionsInAnHourOfDriving() throws {
-        let world = try LocationTestHarness(source: "sim:freeway-drive", answer: .allowWhileUsing(precise: false))
+        let regions = try Self.placeRegions()
+        let world = LocationTestHarness(
+            sources: [try SourceSpec("sim:freeway-drive").makeSource(speed: nil)], answer: .allowWhileUsing(precise: false),
+            approximateRegions: regions)
         world.run {
             let delegate = RecordingDelegate()
             var managers: [CLLocationManager] = []
@@ -33,7 +43,7 @@ import TestSupport
             for minute in 0..<60 {
                 world.advance(by: 60, step: 5)
                 if let raw = world.engine.status.lastFix {
-                    regionsDriven.insert(GridApproximateRegions().region(latitude: raw.latitude, longitude: raw.longitude).id)
+                    regionsDriven.insert(regions.region(latitude: raw.latitude, longitude: raw.longitude).id)
                 }
                 switch minute % 3 {
                 case 0:
