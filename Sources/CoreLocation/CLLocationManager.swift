@@ -58,7 +58,7 @@ open class CLLocationManager: NSObject {
 
     private var headingSettings = HeadingSettings()
     private let system: LocationSystem
-    private let context: CallbackContext
+    let context: CallbackContext
     private(set) var connection: (any ClientConnection)?
     /// Region monitoring: the app's shared regions, and what this manager reported of them.
     let regionBook: RegionBook
@@ -75,6 +75,9 @@ open class CLLocationManager: NSObject {
     private var standard: (stream: StreamID, paused: Bool)?
     private var single: StreamID?
     private var lastStreamID: StreamID = 0
+    /// Completions of `requestTemporaryFullAccuracyAuthorization` calls waiting for their outcome.
+    var accuracyCompletions: [AccuracyRequestID: @Sendable ((any Error)?) -> Void] = [:]
+    var lastAccuracyRequest: AccuracyRequestID = 0
     private let logger = Logger(label: "corelocation.manager")
 
     public override init() {
@@ -142,6 +145,49 @@ open class CLLocationManager: NSObject {
     /// Requests the user's permission to use location services regardless of whether the app is in use.
     open func requestAlwaysAuthorization() {
         connection?.send(.requestAuthorization(.always))
+    }
+
+    /// Requests permission to use location services with full accuracy, for a while, in an app the
+    /// user gave approximate location.
+    ///
+    /// The prompt shows the purpose string under `purposeKey` in the app's
+    /// `NSLocationTemporaryUsageDescriptionDictionary`. The user's answer arrives as
+    /// `locationManagerDidChangeAuthorization(_:)`, with `accuracyAuthorization == .fullAccuracy`
+    /// when granted.
+    ///
+    /// NOTE: Apple's grant ends when the app is no longer in use. On Linux a running process is
+    /// always in use, so the grant lasts until the process that asked exits (like Allow Once).
+    open func requestTemporaryFullAccuracyAuthorization(withPurposeKey purposeKey: String) {
+        requestTemporaryFullAccuracyAuthorization(withPurposeKey: purposeKey, completion: nil)
+    }
+
+    /// Requests permission to use location services with full accuracy, for a while, and reports
+    /// whether the user was asked.
+    ///
+    /// `completion` is always called, on the same run loop as the delegate's callbacks: with `nil`
+    /// when the prompt was shown (whatever the answer), else with `CLError.promptDeclined` — the
+    /// purpose key is missing from `NSLocationTemporaryUsageDescriptionDictionary`, the app already
+    /// has full accuracy or is not authorized, or nobody can answer the prompt.
+    open func requestTemporaryFullAccuracyAuthorization(
+        withPurposeKey purposeKey: String, completion: (@Sendable ((any Error)?) -> Void)? = nil
+    ) {
+        lastAccuracyRequest &+= 1
+        let request = lastAccuracyRequest
+        accuracyCompletions[request] = completion ?? { _ in }
+        connection?.send(.requestTemporaryFullAccuracy(request, purposeKey: purposeKey))
+    }
+
+    /// Requests permission to use location services with full accuracy, for a while.
+    ///
+    /// Returns once the user has answered (the authorization already reflects the answer); throws
+    /// `CLError.promptDeclined` when the prompt was not shown.
+    open func requestTemporaryFullAccuracyAuthorization(withPurposeKey purposeKey: String) async throws {
+        let box = UncheckedManager(self)
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            box.manager.requestTemporaryFullAccuracyAuthorization(withPurposeKey: purposeKey) { error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+            }
+        }
     }
 
     // MARK: Standard location service
@@ -372,6 +418,8 @@ open class CLLocationManager: NSObject {
             break
         case let .fences(group, update):
             if group == .regions { handleRegions(update) }
+        case let .temporaryFullAccuracy(request, outcome):
+            completeTemporaryFullAccuracyRequest(request, outcome)
         }
     }
 }
