@@ -1,6 +1,7 @@
 import CoreLocation
 import CoreLocationTesting
 import Foundation
+import LocationAccess
 import LocationBootstrap
 import LocationCore
 import LocationPolicy
@@ -252,5 +253,54 @@ import Testing
             #expect(next.accuracyAuthorization == .reducedAccuracy)
             #expect(later.crossings.isEmpty, "no exit reported to a reduced-accuracy app")
         }
+    }
+
+    @Test func liveUpdatesAreAccuracyLimitedOnlyWhileReduced() async throws {
+        let world = try Self.world()
+        let asker = ProcessStamp(pid: 7171, startTime: 1)
+        world.liveProcesses.withLock { _ = $0.insert(asker) }
+        let updates = await world.run {
+            let task = Task {
+                var seen: [CLLocationUpdate] = []
+                for try await update in CLLocationUpdate.liveUpdates() where update.location != nil {
+                    seen.append(update)
+                    if seen.count == 1 {
+                        // Another process of the app is granted temporary full accuracy.
+                        try world.store.update { $0.apps[world.app.id]?.temporaryFullAccuracy =
+                            TemporaryFullAccuracy(purposeKey: "Navigation", process: asker) }
+                        world.service.refreshAuthorization()
+                    }
+                    if seen.contains(where: { !$0.accuracyLimited }) { break }
+                }
+                return seen
+            }
+            return await drive(world, until: task) ?? []
+        }
+        let first = try #require(updates.first)
+        #expect(first.accuracyLimited && (first.location?.horizontalAccuracy ?? 0) >= 1000)
+        let granted = try #require(updates.last)
+        #expect(!granted.accuracyLimited)
+        #expect((granted.location?.horizontalAccuracy ?? .infinity) <= 5)
+    }
+
+    @Test func monitorEventsAreAccuracyLimitedAgainWhenTheGrantEnds() async throws {
+        let asker = ProcessStamp(pid: 8181, startTime: 1)
+        let world = try MonitorWorld(at: MonitorPlace.inside, authorization: nil, info: Self.info)
+        try world.harness.setAuthorization(.authorizedWhenInUse, accuracy: .reducedAccuracy)
+        world.harness.liveProcesses.withLock { _ = $0.insert(asker) }
+        try world.harness.updateStore { $0.apps[world.harness.app.id]?.temporaryFullAccuracy =
+            TemporaryFullAccuracy(purposeKey: "Navigation", process: asker) }
+        let monitor = try await world.open("granted")
+        let recorder = MonitorEventRecorder(monitor.events)
+        await monitor.add(MonitorPlace.circle, identifier: "office")
+        world.advance(by: 10)
+        #expect(await recorder.wait { $0.contains { $0.state == .satisfied } })
+        #expect(recorder.events.allSatisfy { !$0.accuracyLimited }, "watched with full accuracy while granted")
+
+        world.harness.liveProcesses.withLock { _ = $0.remove(asker) }
+        world.harness.service.refreshAuthorization()
+        world.advance(by: 10)
+        #expect(await recorder.wait { $0.contains { $0.accuracyLimited } }, "the asker exited")
+        await recorder.stop()
     }
 }
