@@ -5,6 +5,7 @@ import LocationCore
 import LocationDaemonClient
 import LocationPolicy
 import LocationProtocol
+import LocationSources
 import LocationWire
 import TestSupport
 import Testing
@@ -25,9 +26,9 @@ struct DaemonTemporaryFullAccuracyTests {
     /// A daemon whose clients appear as `com.example.maps`, with a purpose string for "Navigation",
     /// authorized When In Use with `accuracy`.
     static func mapsDaemon(
-        accuracy: AccuracyAuthorization = .reducedAccuracy, policy: String? = nil
+        accuracy: AccuracyAuthorization = .reducedAccuracy, policy: String? = nil, sources: [any LocationSource] = []
     ) throws -> DaemonFixture {
-        let fixture = try DaemonFixture(sources: [], fakeProc: true) { configuration in
+        let fixture = try DaemonFixture(sources: sources, fakeProc: true) { configuration in
             if let policy { configuration.promptEnvironment["CORELOCATION_PROMPT_POLICY"] = policy }
         }
         var plist = appPlist("com.example.maps", name: "Maps")
@@ -92,6 +93,34 @@ struct DaemonTemporaryFullAccuracyTests {
         next.close()
         agent.close()
     }
+
+    /// Every fix that reached the app on `stream`, in order.
+    static func fixes(_ client: WireClient, on stream: StreamID) -> [Fix] {
+        client.messages.flatMap { message -> [Fix] in
+            guard case let .event(.stream(id, .locations(fixes))) = message, id == stream else { return [] }
+            return fixes
+        }
+    }
+
+    @Test func preciseFixesCrossTheSocketOnlyOnceGranted() async throws {
+        let receiver = FixedSource(latitude: 52.52, longitude: 13.405, horizontalAccuracy: 5)
+        let fixture = try Self.mapsDaemon(policy: "allow", sources: [receiver])
+        let (app, _, _) = try await fixture.welcomedClient()
+        app.send(.request(.startUpdates(1, UpdateRequest(mode: .continuous, desiredAccuracy: Self.kBestAccuracy))))
+        #expect(await eventually(timeout: .seconds(10)) { !Self.fixes(app, on: 1).isEmpty })
+        let before = Self.fixes(app, on: 1)
+        #expect(before.allSatisfy { $0.horizontalAccuracy >= 1000 }, "desiredAccuracy is ignored while reduced")
+
+        app.send(.request(.requestTemporaryFullAccuracy(8, purposeKey: "Navigation")))
+        #expect(await Self.outcome(app, 8) == .prompted)
+        #expect(await eventually(timeout: .seconds(10)) { Self.fixes(app, on: 1).contains { $0.horizontalAccuracy <= 5 } })
+        let after = Self.fixes(app, on: 1).dropFirst(before.count)
+        #expect(after.contains { abs($0.latitude - 52.52) < 1e-6 && abs($0.longitude - 13.405) < 1e-6 })
+        app.close()
+    }
+
+    /// `kCLLocationAccuracyBest`, as the manager sends it.
+    static let kBestAccuracy: Double = -1
 
     @Test func dontAllowKeepsApproximateButTheRequestWasPrompted() async throws {
         let fixture = try Self.mapsDaemon()
