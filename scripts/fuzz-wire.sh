@@ -37,7 +37,7 @@ trap 'rm -rf "$CORPUS"' EXIT
 seed() { printf '%s' "$2" > "$CORPUS/$1.json"; }
 
 # Client messages.
-seed hello '{"type":"hello","version":2}'
+seed hello '{"type":"hello","version":3}'
 seed hello-v1 '{"hello":{"version":1}}'
 seed request-when-in-use '{"type":"requestAuthorization","level":"whenInUse"}'
 seed request-always '{"type":"requestAuthorization","level":"always"}'
@@ -67,10 +67,13 @@ seed add-beacon '{"type":"addFence","group":{"kind":"regions"},"fence":{"identif
 seed remove-fence '{"type":"removeFence","group":{"kind":"regions"},"identifier":"home"}'
 seed request-fence-state '{"type":"requestFenceState","group":{"kind":"monitor","name":""},"identifier":"home"}'
 seed list-fences '{"type":"listFences"}'
+seed request-temporary-full-accuracy '{"type":"requestTemporaryFullAccuracy","id":4294967295,"purposeKey":"Navigation"}'
+seed answer-allow-temporary '{"type":"agentAnswer","id":6,"answer":{"kind":"allowTemporaryFullAccuracy"}}'
+seed answer-deny-temporary '{"type":"agentAnswer","id":7,"answer":{"kind":"denyTemporaryFullAccuracy"}}'
 
 # Daemon messages.
 seed welcome '{"type":"welcome","identity":{"id":"org.example.maps","displayName":"Maps","executablePath":"/usr/bin/maps"},"authorization":{"status":4,"accuracy":0,"servicesEnabled":true}}'
-seed refused '{"type":"refused","reason":"protocol version 1, this daemon speaks 2"}'
+seed refused '{"type":"refused","reason":"protocol version 1, this daemon speaks 3"}'
 seed authorization-changed '{"type":"authorizationChanged","authorization":{"status":3,"accuracy":1,"servicesEnabled":false}}'
 seed request-in-progress '{"type":"authorizationRequestInProgress","inProgress":true}'
 seed failed '{"type":"failed","stream":1,"failure":"locationUnknown"}'
@@ -81,10 +84,13 @@ seed completed '{"type":"completed","stream":1}'
 seed source-finished '{"type":"sourceFinished","stream":1}'
 seed settings-result '{"type":"settingsResult"}'
 seed settings-result-error '{"type":"settingsResult","error":"no such app"}'
-seed apps '{"type":"apps","database":{"servicesEnabled":true,"apps":[{"app":"org.example.maps","status":4,"accuracy":1,"alwaysRequestUsed":true,"allowOnce":{"pid":4242,"startTime":123456789},"temporaryFullAccuracy":{"purposeKey":"Navigation","expires":786000000.25},"displayName":"Maps","executablePath":"/usr/bin/maps","updated":785999000.5},{"app":"/usr/bin/where","status":2,"accuracy":0,"alwaysRequestUsed":false,"displayName":"where","executablePath":"/usr/bin/where","updated":0}]}}'
+seed apps '{"type":"apps","database":{"servicesEnabled":true,"apps":[{"app":"org.example.maps","status":4,"accuracy":1,"alwaysRequestUsed":true,"allowOnce":{"pid":4242,"startTime":123456789},"temporaryFullAccuracy":{"purposeKey":"Navigation","process":{"pid":4243,"startTime":123456790}},"displayName":"Maps","executablePath":"/usr/bin/maps","updated":785999000.5},{"app":"/usr/bin/where","status":2,"accuracy":0,"alwaysRequestUsed":false,"displayName":"where","executablePath":"/usr/bin/where","updated":0}]}}'
 seed apps-unavailable '{"type":"appsUnavailable","error":"database locked"}'
 seed agent-prompt '{"type":"agentPrompt","id":9,"prompt":{"app":{"id":"org.example.maps","displayName":"Maps","executablePath":"/usr/bin/maps"},"kind":"initial","level":"whenInUse","usageDescription":"Shows where you are.","preciseByDefault":true}}'
 seed agent-prompt-upgrade '{"type":"agentPrompt","id":10,"prompt":{"app":{"id":"org.example.maps","displayName":"Maps","executablePath":"/usr/bin/maps"},"kind":"upgradeToAlways","level":"always","usageDescription":"Warns of traffic.","preciseByDefault":false}}'
+seed agent-prompt-temporary '{"type":"agentPrompt","id":11,"prompt":{"app":{"id":"org.example.maps","displayName":"Maps","executablePath":"/usr/bin/maps"},"kind":"temporaryFullAccuracy","purposeKey":"Navigation","level":"whenInUse","usageDescription":"Turn-by-turn directions need your exact position.","preciseByDefault":false}}'
+seed temporary-full-accuracy-prompted '{"type":"temporaryFullAccuracy","id":1,"outcome":"prompted"}'
+seed temporary-full-accuracy-declined '{"type":"temporaryFullAccuracy","id":2,"outcome":"declined"}'
 seed agent-prompt-withdrawn '{"type":"agentPromptWithdrawn","id":9}'
 seed fence-snapshot '{"type":"fences","group":{"kind":"monitor","name":"Trips"},"fenceUpdate":{"kind":"snapshot","records":[{"fence":{"identifier":"home","condition":{"kind":"circle","latitude":52.52,"longitude":13.405,"radius":150},"notifyOnEntry":true,"notifyOnExit":true,"assumedState":0},"lastEvent":{"identifier":"home","state":2,"date":785000000.5}}]}}'
 seed fence-started '{"type":"fences","group":{"kind":"regions"},"fenceUpdate":{"kind":"started","record":{"fence":{"identifier":"door","condition":{"kind":"beacon","uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"},"notifyOnEntry":true,"notifyOnExit":true,"assumedState":0},"lastEvent":{"identifier":"door","state":3,"date":1,"issue":"unsupported"}}}}'

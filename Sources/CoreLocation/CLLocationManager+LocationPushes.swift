@@ -9,7 +9,7 @@ extension CLLocationManager {
     public func startMonitoringLocationPushes(completion: ((Data?, (any Error)?) -> Void)?) {
         guard let completion else { return }
         let call = UncheckedCompletion(completion)
-        callbackContext.perform { call.completion(nil, CLLocationPushServiceError(.unsupportedPlatform)) }
+        context.perform { call.completion(nil, CLLocationPushServiceError(.unsupportedPlatform)) }
     }
 
     /// Starts monitoring for location pushes. On Linux it throws

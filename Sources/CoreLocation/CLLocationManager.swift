@@ -58,9 +58,8 @@ open class CLLocationManager: NSObject {
 
     private var headingSettings = HeadingSettings()
     private let system: LocationSystem
-    private let context: CallbackContext
     /// Where this manager calls back: the thread or queue that created it.
-    var callbackContext: CallbackContext { context }
+    let context: CallbackContext
     /// The location before the one being delivered, for the deprecated
     /// `locationManager(_:didUpdateTo:from:)` (see the delegate's default `didUpdateLocations`).
     var locationBeforeDelivery: CLLocation?
@@ -81,6 +80,9 @@ open class CLLocationManager: NSObject {
     private var single: StreamID?
     private var significant: StreamID?
     private var lastStreamID: StreamID = 0
+    /// Completions of `requestTemporaryFullAccuracyAuthorization` calls waiting for their outcome.
+    var accuracyCompletions: [AccuracyRequestID: @Sendable ((any Error)?) -> Void] = [:]
+    var lastAccuracyRequest: AccuracyRequestID = 0
     private let logger = Logger(label: "corelocation.manager")
 
     public override init() {
@@ -151,6 +153,49 @@ open class CLLocationManager: NSObject {
     /// Requests the user's permission to use location services regardless of whether the app is in use.
     open func requestAlwaysAuthorization() {
         connection?.send(.requestAuthorization(.always))
+    }
+
+    /// Requests permission to use location services with full accuracy, for a while, in an app the
+    /// user gave approximate location.
+    ///
+    /// The prompt shows the purpose string under `purposeKey` in the app's
+    /// `NSLocationTemporaryUsageDescriptionDictionary`. The user's answer arrives as
+    /// `locationManagerDidChangeAuthorization(_:)`, with `accuracyAuthorization == .fullAccuracy`
+    /// when granted.
+    ///
+    /// NOTE: Apple's grant ends when the app is no longer in use. On Linux a running process is
+    /// always in use, so the grant lasts until the process that asked exits (like Allow Once).
+    open func requestTemporaryFullAccuracyAuthorization(withPurposeKey purposeKey: String) {
+        requestTemporaryFullAccuracyAuthorization(withPurposeKey: purposeKey, completion: nil)
+    }
+
+    /// Requests permission to use location services with full accuracy, for a while, and reports
+    /// whether the user was asked.
+    ///
+    /// `completion` is always called, on the same run loop as the delegate's callbacks: with `nil`
+    /// when the prompt was shown (whatever the answer), else with `CLError.promptDeclined` — the
+    /// purpose key is missing from `NSLocationTemporaryUsageDescriptionDictionary`, the app already
+    /// has full accuracy or is not authorized, or nobody can answer the prompt.
+    open func requestTemporaryFullAccuracyAuthorization(
+        withPurposeKey purposeKey: String, completion: (@Sendable ((any Error)?) -> Void)? = nil
+    ) {
+        lastAccuracyRequest &+= 1
+        let request = lastAccuracyRequest
+        accuracyCompletions[request] = completion ?? { _ in }
+        connection?.send(.requestTemporaryFullAccuracy(request, purposeKey: purposeKey))
+    }
+
+    /// Requests permission to use location services with full accuracy, for a while.
+    ///
+    /// Returns once the user has answered (the authorization already reflects the answer); throws
+    /// `CLError.promptDeclined` when the prompt was not shown.
+    open func requestTemporaryFullAccuracyAuthorization(withPurposeKey purposeKey: String) async throws {
+        let box = UncheckedManager(self)
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            box.manager.requestTemporaryFullAccuracyAuthorization(withPurposeKey: purposeKey) { error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+            }
+        }
     }
 
     // MARK: Standard location service
@@ -402,6 +447,8 @@ open class CLLocationManager: NSObject {
             break
         case let .fences(group, update):
             if group == .regions { handleRegions(update) }
+        case let .temporaryFullAccuracy(request, outcome):
+            completeTemporaryFullAccuracyRequest(request, outcome)
         }
     }
 }

@@ -19,6 +19,8 @@ struct ServiceEventTranslator: Sendable {
         case sourceFinished(StreamID)
         /// Fence updates pass through: regions and monitors read them themselves.
         case fences(FenceGroup, FenceUpdate)
+        /// The outcome of a manager's request for temporary full accuracy.
+        case temporaryFullAccuracy(AccuracyRequestID, TemporaryFullAccuracyOutcome)
     }
 
     /// The authorization the app was last told about.
@@ -60,6 +62,8 @@ struct ServiceEventTranslator: Sendable {
             }
         case let .fences(group, update):
             return .fences(group, update)
+        case let .temporaryFullAccuracy(request, outcome):
+            return .temporaryFullAccuracy(request, outcome)
         }
     }
 

@@ -37,6 +37,9 @@ public final class LocationTestHarness: @unchecked Sendable {
         // Answers to the question after When In Use.
         case changeToAlways
         case keepWhileUsing
+        // Answers to `requestTemporaryFullAccuracyAuthorization(withPurposeKey:)`: Allow Once / Don't Allow.
+        case allowTemporaryFullAccuracy
+        case denyTemporaryFullAccuracy
 
         var promptAnswer: PromptAnswer {
             switch self {
@@ -45,6 +48,8 @@ public final class LocationTestHarness: @unchecked Sendable {
             case .dontAllow: .dontAllow
             case .changeToAlways: .changeToAlways
             case .keepWhileUsing: .keepWhileUsing
+            case .allowTemporaryFullAccuracy: .allowTemporaryFullAccuracy
+            case .denyTemporaryFullAccuracy: .denyTemporaryFullAccuracy
             }
         }
     }
@@ -57,6 +62,9 @@ public final class LocationTestHarness: @unchecked Sendable {
     package let app: AppIdentity
     package let info: AppInfo
     package let process: ProcessStamp
+    /// The processes the service counts as running (Allow Once and temporary full accuracy last as
+    /// long as theirs): the harness's own, and whichever a test adds or ends.
+    package let liveProcesses: Locked<Set<ProcessStamp>>
 
     /// - Parameters:
     ///   - sources: what the engine may run.
@@ -79,9 +87,10 @@ public final class LocationTestHarness: @unchecked Sendable {
         self.app = app
         self.info = info
         self.process = process
-        let live = process
+        let live = Locked<Set<ProcessStamp>>([process])
+        liveProcesses = live
         service = LocationService(
-            engine: engine, store: store, prompter: prompter, isAlive: { $0 == live },
+            engine: engine, store: store, prompter: prompter, isAlive: { stamp in live.withLock { $0.contains(stamp) } },
             fenceStorage: fenceStorage, fenceLimits: fenceLimits,
             approximateRegions: approximateRegions, approximateStorage: approximateStorage)
         loop.run()
@@ -112,7 +121,10 @@ public final class LocationTestHarness: @unchecked Sendable {
         whenInUseUsageDescription: "Shows where you are.",
         alwaysAndWhenInUseUsageDescription: "Tracks your trips in the background.")
 
-    var system: LocationSystem {
+    var system: LocationSystem { system(as: process) }
+
+    /// This world seen by another process of the same app (add it to ``liveProcesses`` while it runs).
+    package func system(as process: ProcessStamp) -> LocationSystem {
         LocationSystem(provider: service, app: app, info: info, process: process)
     }
 
@@ -221,6 +233,8 @@ extension LocationTestHarness.Answer {
         case .dontAllow: self = .dontAllow
         case .changeToAlways: self = .changeToAlways
         case .keepWhileUsing: self = .keepWhileUsing
+        case .allowTemporaryFullAccuracy: self = .allowTemporaryFullAccuracy
+        case .denyTemporaryFullAccuracy: self = .denyTemporaryFullAccuracy
         }
     }
 }

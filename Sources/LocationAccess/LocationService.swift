@@ -12,21 +12,23 @@ import Logging
 /// All state is confined to the engine's loop.
 public final class LocationService: LocationServiceProvider, @unchecked Sendable {
     public let engine: LocationEngine
-    private let store: any AuthorizationStore
-    private let prompter: (any AuthorizationPrompter)?
-    private let isAlive: @Sendable (ProcessStamp) -> Bool
-    private let logger: Logger
+    let store: any AuthorizationStore
+    let prompter: (any AuthorizationPrompter)?
+    let isAlive: @Sendable (ProcessStamp) -> Bool
+    let logger: Logger
     private let lastClientID = Locked<UInt64>(0)
     /// Each app's monitored regions as of the last change, readable from any thread.
     private let publishedRegions = Locked<[String: [FenceRecord]]>([:])
-    private var loop: any EngineLoop { engine.loop }
+    var loop: any EngineLoop { engine.loop }
 
     // Loop-confined state.
-    private var clients: [UInt64: Client] = [:]
-    private var database = AuthorizationDatabase()
-    private var storeError: String?
+    var clients: [UInt64: Client] = [:]
+    var database = AuthorizationDatabase()
+    var storeError: String?
     private var lastToken: StoreChangeToken?
     private var pendingPrompts: Set<String> = []
+    /// Apps with a temporary full accuracy prompt showing (see LocationService+TemporaryFullAccuracy).
+    var temporaryFullAccuracyPrompts: Set<String> = []
     /// Pending prompts nobody could answer, by app id, with the process that asked: asked again by
     /// ``retryPendingPrompts()`` (e.g. when `locationd` gains a prompt agent).
     private var unanswered: [String: (prompt: PromptRequest, process: ProcessStamp)] = [:]
@@ -102,6 +104,7 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
             self.fences.disconnected(app: client.app.id, client: id)
             self.updateFences(of: client.app.id)
             self.forgetUnansweredPromptIfNobodyWaits(client.app.id)
+            self.reauthorizeProcessBoundGrants()
         }
     }
 
@@ -140,11 +143,12 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
         watching = loop.schedule(after: interval) {
             guard self.watching != nil else { return }
             self.reloadStore(force: false)
+            self.reauthorizeProcessBoundGrants()
             self.scheduleWatch(interval)
         }
     }
 
-    private func reloadStore(force: Bool) {
+    func reloadStore(force: Bool) {
         let token = store.changeToken()
         guard force || token != lastToken else { return }
         lastToken = token
@@ -203,7 +207,7 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
         }
     }
 
-    private func reauthorize(clientID id: UInt64) {
+    func reauthorize(clientID id: UInt64) {
         guard let client = clients[id] else { return }
         let now = effective(for: client.app.id, process: client.process)
         let changed = now != client.authorization
@@ -359,6 +363,8 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
         case let .requestFenceState(group, identifier):
             guard let app = clients[id]?.app.id else { return }
             fences.requestState(identifier, in: group, app: app, client: id)
+        case let .requestTemporaryFullAccuracy(request, purposeKey):
+            requestTemporaryFullAccuracy(request, purposeKey: purposeKey, clientID: id)
         }
     }
 
@@ -432,13 +438,13 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
 
 /// A connected client (loop-confined). A class: every fix for every stream looks its client up, and
 /// copying a struct of identity, Info.plist keys and streams there cost more than the delivery itself.
-private final class Client {
+final class Client {
     let app: AppIdentity
     let info: AppInfo
     let process: ProcessStamp
     let events: @Sendable (ServiceEvent) -> Void
     var authorization: EffectiveAuthorization
-    var streams: [StreamID: Stream] = [:]
+    fileprivate var streams: [StreamID: Stream] = [:]
 
     init(app: AppIdentity, info: AppInfo, process: ProcessStamp, events: @escaping @Sendable (ServiceEvent) -> Void,
          authorization: EffectiveAuthorization) {

@@ -49,6 +49,8 @@ final class DaemonLink: @unchecked Sendable {
         nonisolated(unsafe) var awaitsAuthorization: Bool
         /// The fence groups this connection has open.
         nonisolated(unsafe) var fenceGroups: Set<FenceGroup> = []
+        /// The connection's temporary full accuracy request ids and the link's.
+        nonisolated(unsafe) var accuracyRequests: [AccuracyRequestID: AccuracyRequestID] = [:]
 
         init(events: @escaping @Sendable (ServiceEvent) -> Void, awaitsAuthorization: Bool) {
             gate = DeliveryGate(events)
@@ -74,6 +76,9 @@ final class DaemonLink: @unchecked Sendable {
     /// Owner of each link stream id.
     private var owners: [StreamID: ConnectionID] = [:]
     private var lastStream: StreamID = 0
+    /// Owner of each link temporary full accuracy request id.
+    private var accuracyOwners: [AccuracyRequestID: ConnectionID] = [:]
+    private var lastAccuracyRequest: AccuracyRequestID = 0
     /// Members waiting for a fence group's snapshot, and for a fence's state, in the order they asked
     /// (the daemon answers each request of the link in order).
     private var snapshotWaiters: [FenceGroup: [ConnectionID]] = [:]
@@ -177,6 +182,11 @@ final class DaemonLink: @unchecked Sendable {
             return request
         case .addFence, .removeFence:
             return request
+        case let .requestTemporaryFullAccuracy(own, purposeKey):
+            lastAccuracyRequest &+= 1
+            member.accuracyRequests[own] = lastAccuracyRequest
+            accuracyOwners[lastAccuracyRequest] = id
+            return .requestTemporaryFullAccuracy(lastAccuracyRequest, purposeKey: purposeKey)
         }
     }
 
@@ -205,6 +215,7 @@ final class DaemonLink: @unchecked Sendable {
         channel = nil
         state = LinkState()
         owners.removeAll()
+        accuracyOwners.removeAll()
         known.withLock { $0 = nil }
     }
 
@@ -270,6 +281,11 @@ final class DaemonLink: @unchecked Sendable {
             for id in members.keys.sorted() { members[id]?.gate.deliver(event) }
         case let .fences(group, update):
             deliverFences(group, update)
+        case let .temporaryFullAccuracy(linkRequest, outcome):
+            guard let owner = accuracyOwners.removeValue(forKey: linkRequest), let member = members[owner],
+                  let own = member.accuracyRequests.first(where: { $0.value == linkRequest })?.key else { return }
+            member.accuracyRequests[own] = nil
+            member.gate.deliver(.temporaryFullAccuracy(own, outcome))
         }
     }
 

@@ -27,6 +27,9 @@ struct LinkState {
     private var openGroups: Set<FenceGroup> = []
     /// Fence changes made while no daemon was welcomed, in order: sent after the next welcome.
     private var waitingFenceRequests: [ClientRequest] = []
+    /// Temporary full accuracy requests without an outcome yet, by the link's request id: sent again
+    /// after a new welcome, because the caller's completion must be called.
+    private var accuracyRequests: [AccuracyRequestID: String] = [:]
 
     var isWelcomed: Bool { daemon != nil }
 
@@ -64,6 +67,8 @@ struct LinkState {
                 waitingFenceRequests.append(request)
                 return nil
             }
+        case let .requestTemporaryFullAccuracy(id, purposeKey):
+            accuracyRequests[id] = purposeKey
         }
         return isWelcomed ? request : nil
     }
@@ -88,6 +93,7 @@ struct LinkState {
         resend += openGroups.sorted().map { .openFences($0) }
         resend += waitingFenceRequests
         waitingFenceRequests.removeAll()
+        resend += accuracyRequests.sorted { $0.key < $1.key }.map { .requestTemporaryFullAccuracy($0.key, purposeKey: $0.value) }
         return (events, resend)
     }
 
@@ -124,6 +130,8 @@ struct LinkState {
             return streams[id] != nil ? event : nil
         case .fences(let group, _):
             return openGroups.contains(group) ? event : nil
+        case .temporaryFullAccuracy(let id, _):
+            return accuracyRequests.removeValue(forKey: id) != nil ? event : nil
         }
     }
 

@@ -63,11 +63,20 @@ public enum AuthorizationRules {
         }
     }
 
-    /// The record after the user answered `request`.
+    /// The record after the user answered `request`. An answer to another kind of question leaves
+    /// the decision as it was.
     public static func apply(
         _ answer: PromptAnswer, to record: AppRecord?, request: PromptRequest,
         process: ProcessStamp, now: Date
     ) -> AppRecord {
+        if case .temporaryFullAccuracy(let purposeKey) = request.kind, let record {
+            return applyTemporaryFullAccuracy(answer, purposeKey: purposeKey, to: record, process: process, now: now)
+        }
+        guard answer.answers(request.kind) else {
+            return record ?? AppRecord(
+                status: .notDetermined, displayName: request.app.displayName,
+                executablePath: request.app.executablePath, updated: now)
+        }
         var result = record ?? AppRecord(
             status: .notDetermined, displayName: request.app.displayName,
             executablePath: request.app.executablePath, updated: now)
@@ -91,7 +100,7 @@ public enum AuthorizationRules {
             result.allowOnce = nil
         case .changeToAlways:
             result.status = .authorizedAlways
-        case .keepWhileUsing:
+        case .keepWhileUsing, .allowTemporaryFullAccuracy, .denyTemporaryFullAccuracy:
             break
         }
         return result
@@ -99,8 +108,8 @@ public enum AuthorizationRules {
 }
 
 extension AuthorizationDatabase {
-    /// What `appID` may do now: the global switch, Allow Once expiry and an unexpired temporary full
-    /// accuracy grant applied to its record.
+    /// What `appID` may do now: the global switch, Allow Once expiry and a temporary full accuracy
+    /// grant whose process still runs applied to its record.
     public func effectiveAuthorization(
         for appID: String, isAlive: (ProcessStamp) -> Bool, now: Date
     ) -> EffectiveAuthorization {
@@ -114,7 +123,7 @@ extension AuthorizationDatabase {
             record.accuracy = .fullAccuracy
         }
         if record.accuracy == .reducedAccuracy, record.status.isAuthorized,
-           let temporary = record.temporaryFullAccuracy, temporary.expires > now {
+           let temporary = record.temporaryFullAccuracy, isAlive(temporary.process) {
             record.accuracy = .fullAccuracy
         }
         return EffectiveAuthorization(
@@ -126,6 +135,16 @@ extension AuthorizationDatabase {
     public mutating func removeExpiredAllowOnce(isAlive: (ProcessStamp) -> Bool) {
         for (id, record) in apps {
             if let once = record.allowOnce, !isAlive(once) { apps[id] = nil }
+        }
+    }
+
+    /// Forgets temporary full accuracy grants whose process has ended (the app is back to its
+    /// reduced accuracy, which `effectiveAuthorization` already applies; this only tidies the store).
+    public mutating func removeExpiredTemporaryFullAccuracy(isAlive: (ProcessStamp) -> Bool) {
+        for (id, record) in apps {
+            if let temporary = record.temporaryFullAccuracy, !isAlive(temporary.process) {
+                apps[id]?.temporaryFullAccuracy = nil
+            }
         }
     }
 }

@@ -11,12 +11,15 @@ extension SettingsChange {
             record.status = always ? .authorizedAlways : .authorizedWhenInUse
             record.accuracy = approximate ? .reducedAccuracy : .fullAccuracy
             record.allowOnce = nil
+            // The user's explicit choice of accuracy ends a temporary grant.
+            record.temporaryFullAccuracy = nil
             record.updated = now
             database.apps[app] = record
         case let .revoke(app):
             var record = database.apps[app] ?? Self.newRecord(app, status: .denied, now: now)
             record.status = .denied
             record.allowOnce = nil
+            record.temporaryFullAccuracy = nil
             record.updated = now
             database.apps[app] = record
         case let .reset(app):

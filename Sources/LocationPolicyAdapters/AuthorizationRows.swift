@@ -32,16 +32,17 @@ enum AuthorizationRows {
             try db.cachedStatement(sql: """
                 INSERT OR REPLACE INTO apps (
                     uid, app_id, status, accuracy, always_request_used, allow_once_pid, allow_once_start_time,
-                    temporary_full_accuracy_purpose_key, temporary_full_accuracy_expires,
-                    display_name, executable_path, updated)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    temporary_full_accuracy_purpose_key, temporary_full_accuracy_pid,
+                    temporary_full_accuracy_start_time, display_name, executable_path, updated)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [
                     Int64(user), id, Int64(record.status.rawValue), Int64(record.accuracy.rawValue),
                     record.alwaysRequestUsed ? 1 : 0,
                     record.allowOnce.map { Int64($0.pid) },
                     record.allowOnce.map { Int64(bitPattern: $0.startTime) },
                     record.temporaryFullAccuracy?.purposeKey,
-                    record.temporaryFullAccuracy?.expires.timeIntervalSince1970,
+                    record.temporaryFullAccuracy.map { Int64($0.process.pid) },
+                    record.temporaryFullAccuracy.map { Int64(bitPattern: $0.process.startTime) },
                     record.displayName, record.executablePath, record.updated.timeIntervalSince1970,
                 ])
         }
@@ -64,9 +65,6 @@ enum AuthorizationRows {
         for (id, record) in database.apps {
             var record = record
             record.updated = Date(timeIntervalSince1970: record.updated.timeIntervalSince1970)
-            if let temporary = record.temporaryFullAccuracy {
-                record.temporaryFullAccuracy?.expires = Date(timeIntervalSince1970: temporary.expires.timeIntervalSince1970)
-            }
             result.apps[id] = record
         }
         return result
@@ -101,28 +99,19 @@ enum AuthorizationRows {
         guard let accuracy = Int(exactly: accuracyValue).flatMap(AccuracyAuthorization.init(rawValue:)) else {
             throw Corruption(reason: "\(context): accuracy \(accuracyValue) is not an accuracy authorization")
         }
-        let allowOnce: ProcessStamp?
-        switch (try Column(row, .allowOncePID, of: context).optionalInteger(),
-                try Column(row, .allowOnceStartTime, of: context).optionalInteger()) {
-        case (nil, nil):
-            allowOnce = nil
-        case let (pid?, startTime?):
-            guard let pid = Int32(exactly: pid), pid > 0 else {
-                throw Corruption(reason: "\(context): allow_once_pid \(pid) is not a process id")
-            }
-            allowOnce = ProcessStamp(pid: pid, startTime: UInt64(bitPattern: startTime))
-        default:
-            throw Corruption(reason: "\(context): allow_once_pid and allow_once_start_time must be both set or both null")
-        }
+        let allowOnce = try stamp(
+            pid: Column(row, .allowOncePID, of: context), startTime: Column(row, .allowOnceStartTime, of: context),
+            context: context)
         let temporary: TemporaryFullAccuracy?
         switch (try Column(row, .temporaryPurposeKey, of: context).optionalText(),
-                try Column(row, .temporaryExpires, of: context).optionalReal()) {
+                try stamp(pid: Column(row, .temporaryPID, of: context),
+                          startTime: Column(row, .temporaryStartTime, of: context), context: context)) {
         case (nil, nil):
             temporary = nil
-        case let (purposeKey?, expires?):
-            temporary = TemporaryFullAccuracy(purposeKey: purposeKey, expires: Date(timeIntervalSince1970: expires))
+        case let (purposeKey?, process?):
+            temporary = TemporaryFullAccuracy(purposeKey: purposeKey, process: process)
         default:
-            throw Corruption(reason: "\(context): temporary full accuracy needs both a purpose key and an expiry")
+            throw Corruption(reason: "\(context): temporary full accuracy needs both a purpose key and a process")
         }
         let record = AppRecord(
             status: status, accuracy: accuracy,
@@ -134,11 +123,26 @@ enum AuthorizationRows {
         return (id, record)
     }
 
+    /// A process stamp from a pid and start-time pair of columns, both null or both set.
+    private static func stamp(pid: Column, startTime: Column, context: String) throws -> ProcessStamp? {
+        switch (try pid.optionalInteger(), try startTime.optionalInteger()) {
+        case (nil, nil):
+            return nil
+        case let (value?, start?):
+            guard let value = Int32(exactly: value), value > 0 else {
+                throw Corruption(reason: "\(context): \(pid.name) \(value) is not a process id")
+            }
+            return ProcessStamp(pid: value, startTime: UInt64(bitPattern: start))
+        default:
+            throw Corruption(reason: "\(context): \(pid.name) and \(startTime.name) must be both set or both null")
+        }
+    }
+
     /// The columns `load` selects, in order: values are read by position (a name lookup per value
     /// would cost more than the rest of a read).
     private enum AppColumn: Int, CaseIterable {
         case appID, status, accuracy, alwaysRequestUsed, allowOncePID, allowOnceStartTime
-        case temporaryPurposeKey, temporaryExpires, displayName, executablePath, updated
+        case temporaryPurposeKey, temporaryPID, temporaryStartTime, displayName, executablePath, updated
 
         var name: String {
             switch self {
@@ -149,7 +153,8 @@ enum AuthorizationRows {
             case .allowOncePID: "allow_once_pid"
             case .allowOnceStartTime: "allow_once_start_time"
             case .temporaryPurposeKey: "temporary_full_accuracy_purpose_key"
-            case .temporaryExpires: "temporary_full_accuracy_expires"
+            case .temporaryPID: "temporary_full_accuracy_pid"
+            case .temporaryStartTime: "temporary_full_accuracy_start_time"
             case .displayName: "display_name"
             case .executablePath: "executable_path"
             case .updated: "updated"

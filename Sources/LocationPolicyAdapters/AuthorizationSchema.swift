@@ -40,6 +40,41 @@ enum AuthorizationSchema {
                 INSERT INTO settings (key, value) VALUES ('\(servicesEnabledKey)', 1), ('\(generationKey)', 0);
                 """)
         }
+        // A temporary full accuracy grant lasts as long as the process that asked (Apple: until the app
+        // is no longer in use), not until a time: the expiry column becomes the process's stamp. SQLite
+        // cannot drop a column that a table check names, so the table is made anew. A dated grant
+        // cannot be tied to a process and is dropped: the app asks again (no build ever wrote one).
+        migrator.registerMigration("v2: temporary full accuracy bound to its process") { db in
+            try db.execute(sql: """
+                CREATE TABLE apps_v2 (
+                    uid INTEGER NOT NULL,
+                    app_id TEXT NOT NULL,
+                    status INTEGER NOT NULL CHECK (status BETWEEN 0 AND 4),
+                    accuracy INTEGER NOT NULL CHECK (accuracy IN (0, 1)),
+                    always_request_used INTEGER NOT NULL CHECK (always_request_used IN (0, 1)),
+                    allow_once_pid INTEGER CHECK (allow_once_pid > 0),
+                    allow_once_start_time INTEGER,
+                    temporary_full_accuracy_purpose_key TEXT,
+                    temporary_full_accuracy_pid INTEGER CHECK (temporary_full_accuracy_pid > 0),
+                    temporary_full_accuracy_start_time INTEGER,
+                    display_name TEXT NOT NULL,
+                    executable_path TEXT NOT NULL,
+                    updated REAL NOT NULL CHECK (abs(updated) < 1e12), -- seconds since 1970
+                    PRIMARY KEY (uid, app_id),
+                    CHECK ((allow_once_pid IS NULL) = (allow_once_start_time IS NULL)),
+                    CHECK ((temporary_full_accuracy_purpose_key IS NULL) = (temporary_full_accuracy_pid IS NULL)),
+                    CHECK ((temporary_full_accuracy_pid IS NULL) = (temporary_full_accuracy_start_time IS NULL))
+                ) STRICT, WITHOUT ROWID;
+                INSERT INTO apps_v2 (
+                    uid, app_id, status, accuracy, always_request_used, allow_once_pid, allow_once_start_time,
+                    display_name, executable_path, updated)
+                SELECT uid, app_id, status, accuracy, always_request_used, allow_once_pid, allow_once_start_time,
+                    display_name, executable_path, updated
+                FROM apps;
+                DROP TABLE apps;
+                ALTER TABLE apps_v2 RENAME TO apps;
+                """)
+        }
         return migrator
     }()
 

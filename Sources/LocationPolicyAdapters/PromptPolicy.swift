@@ -18,6 +18,10 @@ public struct PromptPolicyError: Error, Sendable, Equatable, CustomStringConvert
 
 /// One answer a policy gives on the user's behalf: `allow`, `allow-once`, `always` or `deny`, optionally
 /// followed by `,precise` or `,approximate`.
+///
+/// A request for temporary full accuracy (`requestTemporaryFullAccuracyAuthorization`) is allowed by
+/// `allow`, `allow-once` and `always` — unless the decision says `,approximate`, the user's explicit
+/// wish that the app see approximate location only — and denied by `deny`.
 public struct PromptDecision: Sendable, Equatable, CustomStringConvertible {
     public enum Action: String, Sendable, CaseIterable {
         /// Allow While Using App; keeps When In Use when asked to upgrade.
@@ -84,6 +88,9 @@ public struct PromptDecision: Sendable, Equatable, CustomStringConvertible {
         case (.initial, .deny): return .dontAllow
         case (.upgradeToAlways, .always): return .changeToAlways
         case (.upgradeToAlways, .allow), (.upgradeToAlways, .allowOnce), (.upgradeToAlways, .deny): return .keepWhileUsing
+        case (.temporaryFullAccuracy, .deny): return .denyTemporaryFullAccuracy
+        case (.temporaryFullAccuracy, .allow), (.temporaryFullAccuracy, .allowOnce), (.temporaryFullAccuracy, .always):
+            return precision == .approximate ? .denyTemporaryFullAccuracy : .allowTemporaryFullAccuracy
         }
     }
 }

@@ -15,7 +15,8 @@ import Darwin
 ///
 /// Initial requests offer **Allow Once** (`o`), **Allow While Using App** (`w`) and **Don't Allow** (`d`),
 /// with a **Precise: On/Off** toggle (`p`) that starts from `preciseByDefault`. Upgrade requests offer
-/// **Change to Always Allow** (`a`) and **Keep Only While Using** (`k`). Answers are typed as a line
+/// **Change to Always Allow** (`a`) and **Keep Only While Using** (`k`). Temporary full accuracy requests
+/// show the app's purpose string and offer **Allow Once** (`o`) and **Don't Allow** (`d`). Answers are typed as a line
 /// (key, then Enter); anything else is asked again. End of input answers nil ("cannot answer now").
 ///
 /// Reading happens on the prompter's own serial queue, never on the caller's thread, and one prompt is
@@ -117,6 +118,8 @@ public final class TerminalPrompter: AuthorizationPrompter {
             return askInitial(name: name, usage: usage, preciseByDefault: request.preciseByDefault)
         case .upgradeToAlways:
             return askUpgrade(name: name, usage: usage)
+        case .temporaryFullAccuracy:
+            return askTemporaryFullAccuracy(name: name, purpose: usage)
         }
     }
 
@@ -192,6 +195,36 @@ public final class TerminalPrompter: AuthorizationPrompter {
                 return .keepWhileUsing
             default:
                 write("Please type a (Change to Always Allow) or k (Keep Only While Using).\n")
+            }
+        }
+    }
+
+    private func askTemporaryFullAccuracy(name: String, purpose: String) -> PromptAnswer? {
+        write("""
+
+            Precise location request
+            "\(name)" would like to use your precise location while you use it.
+            \(purpose)
+
+              [o] Allow Once
+              [d] Don't Allow
+
+            """)
+        while true {
+            write("Choose o or d: ")
+            guard let line = readLine() else {
+                write("\n(no answer)\n")
+                return nil
+            }
+            switch Self.normalized(line) {
+            case "o", "allow once":
+                write("→ Allow Once (precise location until the app quits)\n")
+                return .allowTemporaryFullAccuracy
+            case "d", "don't allow", "dont allow":
+                write("→ Don't Allow (approximate location)\n")
+                return .denyTemporaryFullAccuracy
+            default:
+                write("Please type o (Allow Once) or d (Don't Allow).\n")
             }
         }
     }

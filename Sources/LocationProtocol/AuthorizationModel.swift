@@ -36,15 +36,19 @@ public struct ProcessStamp: Sendable, Hashable {
 }
 
 /// A one-time grant of precise location to an app whose user chose approximate location
-/// (`requestTemporaryFullAccuracyAuthorization(withPurposeKey:)`). It lasts until `expires`.
+/// (`requestTemporaryFullAccuracyAuthorization(withPurposeKey:)`).
+///
+/// Apple's grant lasts until the app stops being in use. On Linux every running process is in use,
+/// so the grant lasts as long as the process that asked for it — the same rule as Allow Once.
 public struct TemporaryFullAccuracy: Sendable, Equatable {
     /// The key of the purpose string in the app's `NSLocationTemporaryUsageDescriptionDictionary`.
     public var purposeKey: String
-    public var expires: Date
+    /// The process that asked: the grant ends when it does.
+    public var process: ProcessStamp
 
-    public init(purposeKey: String, expires: Date) {
+    public init(purposeKey: String, process: ProcessStamp) {
         self.purposeKey = purposeKey
-        self.expires = expires
+        self.process = process
     }
 }
 

@@ -7,6 +7,10 @@ public struct PromptRequest: Sendable, Equatable {
         case initial
         /// The one-time question after When In Use: Change to Always Allow / Keep Only While Using.
         case upgradeToAlways
+        /// Precise location while the app is in use, for an app the user gave approximate location:
+        /// Allow Once / Don't Allow. `usageDescription` is the purpose string under `purposeKey` in the
+        /// app's `NSLocationTemporaryUsageDescriptionDictionary`.
+        case temporaryFullAccuracy(purposeKey: String)
     }
 
     public var app: AppIdentity
@@ -38,4 +42,18 @@ public enum PromptAnswer: Sendable, Equatable {
     // Answers to `.upgradeToAlways`.
     case changeToAlways
     case keepWhileUsing
+    // Answers to `.temporaryFullAccuracy`.
+    case allowTemporaryFullAccuracy
+    case denyTemporaryFullAccuracy
+
+    /// Whether this answers a prompt of `kind`. An answer to another question changes nothing: an
+    /// agent that answers "Change to Always Allow" to the first question must not grant Always.
+    public func answers(_ kind: PromptRequest.Kind) -> Bool {
+        switch (self, kind) {
+        case (.allowOnce, .initial), (.allowWhileUsing, .initial), (.dontAllow, .initial): true
+        case (.changeToAlways, .upgradeToAlways), (.keepWhileUsing, .upgradeToAlways): true
+        case (.allowTemporaryFullAccuracy, .temporaryFullAccuracy), (.denyTemporaryFullAccuracy, .temporaryFullAccuracy): true
+        default: false
+        }
+    }
 }

@@ -2,6 +2,19 @@
 /// `liveUpdates()` iteration, …).
 public typealias StreamID = UInt32
 
+/// Identifies one `requestTemporaryFullAccuracyAuthorization` call of a client, so its outcome
+/// reaches the caller's completion.
+public typealias AccuracyRequestID = UInt32
+
+/// What became of a request for temporary full accuracy.
+public enum TemporaryFullAccuracyOutcome: String, Sendable, Equatable {
+    /// The user was asked (whatever they answered: the answer arrives as an authorization change).
+    case prompted
+    /// Nobody was asked: the purpose key is missing, the app already has full accuracy, is not
+    /// authorized, another such prompt is showing, or nobody can answer (`CLError.promptDeclined`).
+    case declined
+}
+
 /// Everything a client can ask the service. The same values travel in-process and, for
 /// `locationd`, over its Unix socket (where `LocationWire` gives each its explicit encoding).
 public enum ClientRequest: Sendable, Equatable {
@@ -20,6 +33,10 @@ public enum ClientRequest: Sendable, Equatable {
     case removeFence(FenceGroup, identifier: String)
     /// Asks for a fence's state now (`requestState(for:)`).
     case requestFenceState(FenceGroup, identifier: String)
+    /// `requestTemporaryFullAccuracyAuthorization(withPurposeKey:)`: answered by
+    /// ``ServiceEvent/temporaryFullAccuracy(_:_:)`` with the same id, after any authorization change
+    /// the answer made.
+    case requestTemporaryFullAccuracy(AccuracyRequestID, purposeKey: String)
 }
 
 /// Everything the service tells a client.
@@ -32,4 +49,6 @@ public enum ServiceEvent: Sendable, Equatable {
     case stream(StreamID, StreamEvent)
     /// An event of one of the app's fence groups (see ``FenceUpdate``).
     case fences(FenceGroup, FenceUpdate)
+    /// The outcome of the client's ``ClientRequest/requestTemporaryFullAccuracy(_:purposeKey:)``.
+    case temporaryFullAccuracy(AccuracyRequestID, TemporaryFullAccuracyOutcome)
 }

@@ -32,6 +32,7 @@ enum WireJSON {
         var group: Group?
         var fence: Fence?
         var identifier: String?
+        var purposeKey: String?
     }
 
     struct DaemonEnvelope: Codable, Equatable {
@@ -50,6 +51,7 @@ enum WireJSON {
         var group: Group?
         var fenceUpdate: FenceUpdate?
         var fenceListing: [AppFences]?
+        var outcome: String?
     }
 
     // MARK: Values
@@ -93,6 +95,8 @@ enum WireJSON {
         var level: String
         var usageDescription: String
         var preciseByDefault: Bool
+        /// Only for the kind `temporaryFullAccuracy`.
+        var purposeKey: String?
     }
 
     struct Process: Codable, Equatable {
@@ -102,8 +106,8 @@ enum WireJSON {
 
     struct TemporaryAccuracy: Codable, Equatable {
         var purposeKey: String
-        /// Seconds since 2001-01-01 UTC, like `Date`'s reference.
-        var expires: Double
+        /// The process the grant lasts as long as.
+        var process: Process
     }
 
     struct Record: Codable, Equatable {
@@ -183,6 +187,8 @@ extension WireJSON.ClientEnvelope {
             self.init(type: "requestFenceState", group: .init(group), identifier: identifier)
         case .listFences:
             self.init(type: "listFences")
+        case let .request(.requestTemporaryFullAccuracy(request, purposeKey)):
+            self.init(type: "requestTemporaryFullAccuracy", id: UInt64(request), purposeKey: purposeKey)
         }
     }
 
@@ -225,6 +231,10 @@ extension WireJSON.ClientEnvelope {
                                                identifier: try required(identifier, "identifier", in: type)))
         case "listFences":
             return .listFences
+        case "requestTemporaryFullAccuracy":
+            let id = try required(id, "id", in: type)
+            guard let request = AccuracyRequestID(exactly: id) else { throw WireJSONError.unknown("accuracy request id", id) }
+            return .request(.requestTemporaryFullAccuracy(request, purposeKey: try required(purposeKey, "purposeKey", in: type)))
         default:
             throw WireJSONError.unknown("client message type", type)
         }
@@ -269,6 +279,8 @@ extension WireJSON.DaemonEnvelope {
             self.init(type: "fences", group: .init(group), fenceUpdate: .init(update))
         case .fences(let listing):
             self.init(type: "fenceListing", fenceListing: listing.map(WireJSON.AppFences.init))
+        case let .event(.temporaryFullAccuracy(request, outcome)):
+            self.init(type: "temporaryFullAccuracy", id: UInt64(request), outcome: outcome.rawValue)
         }
     }
 
@@ -310,6 +322,14 @@ extension WireJSON.DaemonEnvelope {
                                   try required(fenceUpdate, "fenceUpdate", in: type).value()))
         case "fenceListing":
             return .fences(try required(fenceListing, "fenceListing", in: type).map { try $0.value() })
+        case "temporaryFullAccuracy":
+            let id = try required(id, "id", in: type)
+            guard let request = AccuracyRequestID(exactly: id) else { throw WireJSONError.unknown("accuracy request id", id) }
+            let name = try required(outcome, "outcome", in: type)
+            guard let outcome = TemporaryFullAccuracyOutcome(rawValue: name) else {
+                throw WireJSONError.unknown("temporary full accuracy outcome", name)
+            }
+            return .event(.temporaryFullAccuracy(request, outcome))
         default:
             throw WireJSONError.unknown("daemon message type", type)
         }
@@ -398,6 +418,8 @@ extension WireJSON.Answer {
         case .dontAllow: self.init(kind: "dontAllow", precise: nil)
         case .changeToAlways: self.init(kind: "changeToAlways", precise: nil)
         case .keepWhileUsing: self.init(kind: "keepWhileUsing", precise: nil)
+        case .allowTemporaryFullAccuracy: self.init(kind: "allowTemporaryFullAccuracy", precise: nil)
+        case .denyTemporaryFullAccuracy: self.init(kind: "denyTemporaryFullAccuracy", precise: nil)
         }
     }
 
@@ -408,6 +430,8 @@ extension WireJSON.Answer {
         case "dontAllow": .dontAllow
         case "changeToAlways": .changeToAlways
         case "keepWhileUsing": .keepWhileUsing
+        case "allowTemporaryFullAccuracy": .allowTemporaryFullAccuracy
+        case "denyTemporaryFullAccuracy": .denyTemporaryFullAccuracy
         default: throw WireJSONError.unknown("answer", kind)
         }
     }
@@ -416,9 +440,12 @@ extension WireJSON.Answer {
 extension WireJSON.Prompt {
     init(_ prompt: PromptRequest) {
         app = .init(prompt.app)
-        kind = switch prompt.kind {
-        case .initial: "initial"
-        case .upgradeToAlways: "upgradeToAlways"
+        switch prompt.kind {
+        case .initial: kind = "initial"
+        case .upgradeToAlways: kind = "upgradeToAlways"
+        case .temporaryFullAccuracy(let key):
+            kind = "temporaryFullAccuracy"
+            purposeKey = key
         }
         level = prompt.level.wireName
         usageDescription = prompt.usageDescription
@@ -429,6 +456,7 @@ extension WireJSON.Prompt {
         let kind: PromptRequest.Kind = switch self.kind {
         case "initial": .initial
         case "upgradeToAlways": .upgradeToAlways
+        case "temporaryFullAccuracy": .temporaryFullAccuracy(purposeKey: try required(purposeKey, "purposeKey", in: "prompt temporaryFullAccuracy"))
         default: throw WireJSONError.unknown("prompt kind", self.kind)
         }
         return PromptRequest(
@@ -446,7 +474,8 @@ extension WireJSON.Database {
                 alwaysRequestUsed: record.alwaysRequestUsed,
                 allowOnce: record.allowOnce.map { WireJSON.Process(pid: $0.pid, startTime: $0.startTime) },
                 temporaryFullAccuracy: record.temporaryFullAccuracy.map {
-                    WireJSON.TemporaryAccuracy(purposeKey: $0.purposeKey, expires: $0.expires.timeIntervalSinceReferenceDate)
+                    WireJSON.TemporaryAccuracy(
+                        purposeKey: $0.purposeKey, process: WireJSON.Process(pid: $0.process.pid, startTime: $0.process.startTime))
                 },
                 displayName: record.displayName, executablePath: record.executablePath,
                 updated: record.updated.timeIntervalSinceReferenceDate)
@@ -461,7 +490,8 @@ extension WireJSON.Database {
                 alwaysRequestUsed: record.alwaysRequestUsed,
                 allowOnce: record.allowOnce.map { ProcessStamp(pid: $0.pid, startTime: $0.startTime) },
                 temporaryFullAccuracy: record.temporaryFullAccuracy.map {
-                    TemporaryFullAccuracy(purposeKey: $0.purposeKey, expires: Date(timeIntervalSinceReferenceDate: $0.expires))
+                    TemporaryFullAccuracy(
+                        purposeKey: $0.purposeKey, process: ProcessStamp(pid: $0.process.pid, startTime: $0.process.startTime))
                 },
                 displayName: record.displayName, executablePath: record.executablePath,
                 updated: Date(timeIntervalSinceReferenceDate: record.updated))

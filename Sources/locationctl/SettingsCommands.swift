@@ -21,11 +21,15 @@ extension LocationCtl {
                 let apps = database.apps.keys.sorted().map { id -> [String: Any] in
                     let record = database.apps[id]!
                     let effective = database.effectiveAuthorization(for: id, isAlive: alive, now: now)
-                    return [
+                    var app: [String: Any] = [
                         "id": id, "name": record.displayName, "executable": record.executablePath,
                         "status": effective.status.name, "accuracy": effective.accuracy.name,
                         "allowOnce": record.allowOnce != nil, "alwaysRequestUsed": record.alwaysRequestUsed,
                     ]
+                    if let temporary = record.activeTemporaryFullAccuracy(isAlive: alive) {
+                        app["temporaryFullAccuracy"] = ["purposeKey": temporary.purposeKey, "pid": Int(temporary.process.pid)]
+                    }
+                    return app
                 }
                 let object: [String: Any] = ["servicesEnabled": database.servicesEnabled, "apps": apps]
                 let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
@@ -38,6 +42,9 @@ extension LocationCtl {
                 let record = database.apps[id]!
                 let effective = database.effectiveAuthorization(for: id, isAlive: alive, now: now)
                 var flags: [String] = [effective.accuracy == .fullAccuracy ? "precise" : "approximate"]
+                if let temporary = record.activeTemporaryFullAccuracy(isAlive: alive) {
+                    flags[0] = "precise until pid \(temporary.process.pid) exits, purpose \(temporary.purposeKey)"
+                }
                 if record.allowOnce != nil { flags.append("allow once") }
                 print("\(id)  \(effective.status.name)  (\(flags.joined(separator: ", ")))  \(record.displayName)")
             }
@@ -50,8 +57,13 @@ extension LocationCtl {
         @Argument(help: "The app: its bundle identifier, or its executable path.") var app: String
         @Flag(name: .long, help: "Grant Always instead of While Using.") var always = false
         @Flag(name: .long, help: "Approximate location only (Precise off).") var approximate = false
+        @Flag(name: .long, help: "Precise location (Precise on; the default).") var precise = false
         @OptionGroup var storeOptions: StoreOptions
         @OptionGroup var daemonOptions: DaemonOptions
+
+        func validate() throws {
+            if approximate && precise { throw ValidationError("--approximate and --precise contradict each other") }
+        }
 
         func run() async throws {
             try SettingsTarget(store: storeOptions, daemon: daemonOptions)
@@ -101,6 +113,16 @@ extension LocationCtl {
         func run() async throws {
             try SettingsTarget(store: storeOptions, daemon: daemonOptions).apply(.services(enabled: state == .on))
         }
+    }
+}
+
+extension AppRecord {
+    /// The temporary full accuracy grant that applies now: the record is authorized with reduced
+    /// accuracy and the process that asked still runs.
+    func activeTemporaryFullAccuracy(isAlive: (ProcessStamp) -> Bool) -> TemporaryFullAccuracy? {
+        guard status.isAuthorized, accuracy == .reducedAccuracy, let temporary = temporaryFullAccuracy,
+              isAlive(temporary.process) else { return nil }
+        return temporary
     }
 }
 

@@ -112,24 +112,30 @@ import Testing
         #expect(database.effectiveAuthorization(for: "unknown.app", isAlive: { _ in true }, now: now).status == .notDetermined)
     }
 
-    @Test func temporaryFullAccuracyLastsUntilItExpires() {
+    @Test func temporaryFullAccuracyLastsAsLongAsTheProcessThatAsked() {
         var approximate = record(.authorizedWhenInUse)
         approximate.accuracy = .reducedAccuracy
-        approximate.temporaryFullAccuracy = TemporaryFullAccuracy(
-            purposeKey: "Navigation", expires: now.addingTimeInterval(600))
-        let database = AuthorizationDatabase(apps: [app.id: approximate])
-        let accuracy = { (when: Date) in database.effectiveAuthorization(for: app.id, isAlive: { _ in true }, now: when).accuracy }
-        #expect(accuracy(now) == .fullAccuracy)
-        #expect(accuracy(now.addingTimeInterval(599)) == .fullAccuracy)
-        #expect(accuracy(now.addingTimeInterval(600)) == .reducedAccuracy, "expired at its expiry date")
-        #expect(accuracy(now.addingTimeInterval(3600)) == .reducedAccuracy)
+        approximate.temporaryFullAccuracy = TemporaryFullAccuracy(purposeKey: "Navigation", process: me)
+        var database = AuthorizationDatabase(apps: [app.id: approximate])
+        let accuracy = { (database: AuthorizationDatabase, alive: Bool, when: Date) in
+            database.effectiveAuthorization(for: app.id, isAlive: { $0 == me && alive }, now: when).accuracy
+        }
+        #expect(accuracy(database, true, now) == .fullAccuracy)
+        #expect(accuracy(database, true, now.addingTimeInterval(86_400 * 30)) == .fullAccuracy, "no time limit while it runs")
+        #expect(accuracy(database, false, now) == .reducedAccuracy, "the stamp of a dead process grants nothing")
+        // Tidying the store forgets the dead grant and nothing else.
+        database.removeExpiredTemporaryFullAccuracy { _ in true }
+        #expect(database.apps[app.id]?.temporaryFullAccuracy != nil)
+        database.removeExpiredTemporaryFullAccuracy { _ in false }
+        #expect(database.apps[app.id]?.temporaryFullAccuracy == nil)
+        #expect(database.apps[app.id]?.status == .authorizedWhenInUse && database.apps[app.id]?.accuracy == .reducedAccuracy)
     }
 
     @Test func temporaryFullAccuracyGrantsNothingWithoutAuthorization() {
         for status in [AuthorizationStatus.denied, .restricted, .notDetermined] {
             var denied = record(status)
             denied.accuracy = .reducedAccuracy
-            denied.temporaryFullAccuracy = TemporaryFullAccuracy(purposeKey: "Navigation", expires: now.addingTimeInterval(600))
+            denied.temporaryFullAccuracy = TemporaryFullAccuracy(purposeKey: "Navigation", process: me)
             let effective = AuthorizationDatabase(apps: [app.id: denied]).effectiveAuthorization(
                 for: app.id, isAlive: { _ in true }, now: now)
             #expect(effective.status == status && effective.accuracy == .reducedAccuracy)
@@ -137,7 +143,7 @@ import Testing
         // Nor once the Allow Once process that held authorization has ended.
         var once = record(.authorizedWhenInUse, once: me)
         once.accuracy = .reducedAccuracy
-        once.temporaryFullAccuracy = TemporaryFullAccuracy(purposeKey: "Navigation", expires: now.addingTimeInterval(600))
+        once.temporaryFullAccuracy = TemporaryFullAccuracy(purposeKey: "Navigation", process: me)
         let database = AuthorizationDatabase(apps: [app.id: once])
         #expect(database.effectiveAuthorization(for: app.id, isAlive: { $0 == me }, now: now).accuracy == .fullAccuracy)
         #expect(database.effectiveAuthorization(for: app.id, isAlive: { _ in false }, now: now).status == .notDetermined)

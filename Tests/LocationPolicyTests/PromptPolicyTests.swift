@@ -41,6 +41,12 @@ import Testing
         ("deny", .upgradeToAlways, true, .keepWhileUsing),
         ("allow", .upgradeToAlways, true, .keepWhileUsing),
         ("allow-once", .upgradeToAlways, true, .keepWhileUsing),
+        // Temporary full accuracy: allowed unless the decision denies or says approximate.
+        ("allow", .temporaryFullAccuracy(purposeKey: "Navigation"), false, .allowTemporaryFullAccuracy),
+        ("allow-once", .temporaryFullAccuracy(purposeKey: "Navigation"), false, .allowTemporaryFullAccuracy),
+        ("always,precise", .temporaryFullAccuracy(purposeKey: "Navigation"), false, .allowTemporaryFullAccuracy),
+        ("allow,approximate", .temporaryFullAccuracy(purposeKey: "Navigation"), false, .denyTemporaryFullAccuracy),
+        ("deny", .temporaryFullAccuracy(purposeKey: "Navigation"), false, .denyTemporaryFullAccuracy),
     ]
 
     @Test(arguments: mapping)

@@ -30,7 +30,7 @@ import Glibc
                 status: .authorizedAlways, accuracy: .reducedAccuracy, alwaysRequestUsed: true,
                 allowOnce: ProcessStamp(pid: 77, startTime: UInt64.max - 5),
                 temporaryFullAccuracy: TemporaryFullAccuracy(
-                    purposeKey: "Navigation", expires: Date(timeIntervalSince1970: 1_700_003_600.25)),
+                    purposeKey: "Navigation", process: ProcessStamp(pid: 78, startTime: UInt64.max - 4)),
                 displayName: "Weather ☁️ 'quoted' \"name\"",
                 executablePath: "/opt/weather/bin/weather", updated: Date(timeIntervalSince1970: 1_700_000_000.5))
             let written = try store.update { database in
@@ -176,11 +176,11 @@ import Glibc
             let before = try store.read()
             var zeroPid = record("bad")
             zeroPid.allowOnce = ProcessStamp(pid: 0, startTime: 1)
-            var endless = record("bad")
-            endless.temporaryFullAccuracy = TemporaryFullAccuracy(purposeKey: "Forever", expires: Date(timeIntervalSince1970: .infinity))
+            var processless = record("bad")
+            processless.temporaryFullAccuracy = TemporaryFullAccuracy(purposeKey: "Forever", process: ProcessStamp(pid: -3, startTime: 1))
             var undated = record("bad")
             undated.updated = Date(timeIntervalSince1970: .nan)
-            for bad in [zeroPid, endless, undated] {
+            for bad in [zeroPid, processless, undated] {
                 let error = #expect(throws: AuthorizationStoreError.self) {
                     try store.update { $0.apps["bad"] = bad; $0.servicesEnabled = false }
                 }
@@ -297,17 +297,20 @@ import Glibc
     /// Stored values a valid store never holds, written into tables without its checks, and what the
     /// error must mention.
     static let badRows: [(apps: String, settings: String, mentions: String)] = [
-        ("(1, 'x', 99, 0, 0, NULL, NULL, NULL, NULL, 'x', '/x', 0)", validSettings, "status 99"),
-        ("(1, 'x', 'authorized', 0, 0, NULL, NULL, NULL, NULL, 'x', '/x', 0)", validSettings, "status is text"),
-        ("(1, 'x', 4, 7, 0, NULL, NULL, NULL, NULL, 'x', '/x', 0)", validSettings, "accuracy 7"),
-        ("(1, 'x', 4, 0, 0, 42, NULL, NULL, NULL, 'x', '/x', 0)", validSettings, "allow_once_pid and allow_once_start_time"),
-        ("(1, 'x', 4, 0, 0, -1, 5, NULL, NULL, 'x', '/x', 0)", validSettings, "allow_once_pid -1"),
-        ("(1, 'x', 4, 1, 0, NULL, NULL, NULL, 1e9, 'x', '/x', 0)", validSettings, "temporary full accuracy"),
-        ("(1, 'x', 4, 0, 0, NULL, NULL, NULL, NULL, 'x', '/x', 'yesterday')", validSettings, "updated is text"),
-        ("(1, 'x', 4, 0, 0, NULL, NULL, NULL, NULL, x'00ff', '/x', 0)", validSettings, "display_name is a blob"),
-        ("(1, 'x', 4, 0, 2, NULL, NULL, NULL, NULL, 'x', '/x', 0)", validSettings, "always_request_used is 2"),
-        ("(1, 'x', 4, 0, 0, NULL, NULL, NULL, NULL, 'x', '/x', 0)", "('generation', 0)", "location_services_enabled is missing"),
-        ("(1, 'x', 4, 0, 0, NULL, NULL, NULL, NULL, 'x', '/x', 0)", "('location_services_enabled', 7), ('generation', 0)",
+        ("(1, 'x', 99, 0, 0, NULL, NULL, NULL, NULL, NULL, 'x', '/x', 0)", validSettings, "status 99"),
+        ("(1, 'x', 'authorized', 0, 0, NULL, NULL, NULL, NULL, NULL, 'x', '/x', 0)", validSettings, "status is text"),
+        ("(1, 'x', 4, 7, 0, NULL, NULL, NULL, NULL, NULL, 'x', '/x', 0)", validSettings, "accuracy 7"),
+        ("(1, 'x', 4, 0, 0, 42, NULL, NULL, NULL, NULL, 'x', '/x', 0)", validSettings, "allow_once_pid and allow_once_start_time"),
+        ("(1, 'x', 4, 0, 0, -1, 5, NULL, NULL, NULL, 'x', '/x', 0)", validSettings, "allow_once_pid -1"),
+        ("(1, 'x', 4, 1, 0, NULL, NULL, NULL, 42, 5, 'x', '/x', 0)", validSettings, "temporary full accuracy"),
+        ("(1, 'x', 4, 1, 0, NULL, NULL, 'Navigation', 42, NULL, 'x', '/x', 0)", validSettings,
+         "temporary_full_accuracy_pid and temporary_full_accuracy_start_time"),
+        ("(1, 'x', 4, 1, 0, NULL, NULL, 'Navigation', 0, 5, 'x', '/x', 0)", validSettings, "temporary_full_accuracy_pid 0"),
+        ("(1, 'x', 4, 0, 0, NULL, NULL, NULL, NULL, NULL, 'x', '/x', 'yesterday')", validSettings, "updated is text"),
+        ("(1, 'x', 4, 0, 0, NULL, NULL, NULL, NULL, NULL, x'00ff', '/x', 0)", validSettings, "display_name is a blob"),
+        ("(1, 'x', 4, 0, 2, NULL, NULL, NULL, NULL, NULL, 'x', '/x', 0)", validSettings, "always_request_used is 2"),
+        ("(1, 'x', 4, 0, 0, NULL, NULL, NULL, NULL, NULL, 'x', '/x', 0)", "('generation', 0)", "location_services_enabled is missing"),
+        ("(1, 'x', 4, 0, 0, NULL, NULL, NULL, NULL, NULL, 'x', '/x', 0)", "('location_services_enabled', 7), ('generation', 0)",
          "location_services_enabled is 7"),
     ]
     static let validSettings = "('location_services_enabled', 1), ('generation', 0)"
@@ -322,20 +325,68 @@ import Glibc
         }
     }
 
+    /// A store written before temporary full accuracy was bound to a process (migration v1 only) is
+    /// upgraded in place: every decision kept, a dated grant dropped, and the new grant writable.
+    @Test func aVersionOneStoreIsMigratedKeepingItsDecisions() throws {
+        try withTemporaryDirectory { root in
+            let store = SQLiteAuthorizationStore(fileURL: root.appendingPathComponent("a.sqlite"), user: 1)
+            try DatabaseQueue(path: store.fileURL.path).write { db in
+                try db.execute(sql: """
+                    CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+                    INSERT INTO grdb_migrations VALUES ('v1: apps and settings');
+                    CREATE TABLE apps (
+                        uid INTEGER NOT NULL, app_id TEXT NOT NULL,
+                        status INTEGER NOT NULL CHECK (status BETWEEN 0 AND 4),
+                        accuracy INTEGER NOT NULL CHECK (accuracy IN (0, 1)),
+                        always_request_used INTEGER NOT NULL CHECK (always_request_used IN (0, 1)),
+                        allow_once_pid INTEGER CHECK (allow_once_pid > 0), allow_once_start_time INTEGER,
+                        temporary_full_accuracy_purpose_key TEXT,
+                        temporary_full_accuracy_expires REAL CHECK (abs(temporary_full_accuracy_expires) < 1e12),
+                        display_name TEXT NOT NULL, executable_path TEXT NOT NULL,
+                        updated REAL NOT NULL CHECK (abs(updated) < 1e12),
+                        PRIMARY KEY (uid, app_id),
+                        CHECK ((allow_once_pid IS NULL) = (allow_once_start_time IS NULL)),
+                        CHECK ((temporary_full_accuracy_purpose_key IS NULL) = (temporary_full_accuracy_expires IS NULL))
+                    ) STRICT, WITHOUT ROWID;
+                    CREATE TABLE settings (key TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL) STRICT, WITHOUT ROWID;
+                    INSERT INTO settings VALUES ('location_services_enabled', 0), ('generation', 41);
+                    INSERT INTO apps VALUES
+                        (1, 'x', 4, 1, 1, 42, 5, 'Navigation', 1700003600.5, 'X', '/x', 1700000000),
+                        (1, 'y', 2, 0, 0, NULL, NULL, NULL, NULL, 'Y', '/y', 1700000001),
+                        (2, 'z', 3, 0, 0, NULL, NULL, NULL, NULL, 'Z', '/z', 0);
+                    """)
+            }
+            let database = try store.read()
+            #expect(!database.servicesEnabled)
+            #expect(database.apps == [
+                "x": AppRecord(status: .authorizedWhenInUse, accuracy: .reducedAccuracy, alwaysRequestUsed: true,
+                               allowOnce: ProcessStamp(pid: 42, startTime: 5), displayName: "X", executablePath: "/x",
+                               updated: Date(timeIntervalSince1970: 1_700_000_000)),
+                "y": AppRecord(status: .denied, displayName: "Y", executablePath: "/y", updated: Date(timeIntervalSince1970: 1_700_000_001)),
+            ], "decisions kept; the dated grant dropped")
+            let granted = TemporaryFullAccuracy(purposeKey: "Navigation", process: ProcessStamp(pid: 43, startTime: 6))
+            try store.update { $0.apps["x"]?.temporaryFullAccuracy = granted }
+            #expect(try store.read().apps["x"]?.temporaryFullAccuracy == granted)
+            #expect(try SQLiteAuthorizationStore(fileURL: store.fileURL, user: 2).read().apps.keys.sorted() == ["z"], "other users too")
+            let migrations = try DatabaseQueue(path: store.fileURL.path).read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
+            #expect(migrations.sorted() == ["v1: apps and settings", "v2: temporary full accuracy bound to its process"])
+        }
+    }
+
     @Test func craftedValidRowsAreRead() throws {
         // The control for badStoredValueIsAnError: the same crafting, with good values, reads fine.
         try withTemporaryDirectory { root in
             let store = SQLiteAuthorizationStore(fileURL: root.appendingPathComponent("a.sqlite"), user: 1)
             try craftStore(
                 at: store.fileURL,
-                apps: "(1, 'x', 4, 1, 1, 42, 5, 'Navigation', 1700000000.5, 'X', '/x', 1700000000), "
-                    + "(2, 'y', 3, 0, 0, NULL, NULL, NULL, NULL, 'Y', '/y', 0)",
+                apps: "(1, 'x', 4, 1, 1, 42, 5, 'Navigation', 43, 6, 'X', '/x', 1700000000), "
+                    + "(2, 'y', 3, 0, 0, NULL, NULL, NULL, NULL, NULL, 'Y', '/y', 0)",
                 settings: Self.validSettings)
             let database = try store.read()
             #expect(database.apps == ["x": AppRecord(
                 status: .authorizedWhenInUse, accuracy: .reducedAccuracy, alwaysRequestUsed: true,
                 allowOnce: ProcessStamp(pid: 42, startTime: 5),
-                temporaryFullAccuracy: TemporaryFullAccuracy(purposeKey: "Navigation", expires: Date(timeIntervalSince1970: 1_700_000_000.5)),
+                temporaryFullAccuracy: TemporaryFullAccuracy(purposeKey: "Navigation", process: ProcessStamp(pid: 43, startTime: 6)),
                 displayName: "X", executablePath: "/x", updated: Date(timeIntervalSince1970: 1_700_000_000))])
         }
     }
@@ -562,10 +613,10 @@ import Glibc
         try DatabaseQueue(path: url.path).write { db in
             try db.execute(sql: """
                 CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
-                INSERT INTO grdb_migrations VALUES ('v1: apps and settings');
+                INSERT INTO grdb_migrations VALUES ('v1: apps and settings'), ('v2: temporary full accuracy bound to its process');
                 CREATE TABLE apps (
                     uid, app_id, status, accuracy, always_request_used, allow_once_pid, allow_once_start_time,
-                    temporary_full_accuracy_purpose_key, temporary_full_accuracy_expires,
+                    temporary_full_accuracy_purpose_key, temporary_full_accuracy_pid, temporary_full_accuracy_start_time,
                     display_name, executable_path, updated);
                 CREATE TABLE settings (key, value);
                 INSERT INTO apps VALUES \(apps);

@@ -54,7 +54,12 @@ import Testing
         .agentPrompt(id: 5, PromptRequest(
             app: AppIdentity(id: "com.example.app", displayName: "Example", executablePath: "/opt/example/app"),
             kind: .upgradeToAlways, level: .always, usageDescription: "Trails", preciseByDefault: false)),
+        .agentPrompt(id: 6, PromptRequest(
+            app: AppIdentity(id: "com.example.app", displayName: "Example", executablePath: "/opt/example/app"),
+            kind: .temporaryFullAccuracy(purposeKey: "Trails"), level: .whenInUse,
+            usageDescription: "Finds the trailhead you are standing at.", preciseByDefault: false)),
         .agentPromptWithdrawn(id: 4),
+        .event(.temporaryFullAccuracy(7, .prompted)), .event(.temporaryFullAccuracy(.max, .declined)),
     ])
     func controlMessagesRoundTrip(_ message: DaemonMessage) throws {
         #expect(try Self.roundTrip(message) == message)
@@ -72,6 +77,9 @@ import Testing
         .listApps, .registerAgent, .agentAnswer(id: 9, .allowWhileUsing(precise: false)), .agentAnswer(id: 10, nil),
         .agentAnswer(id: 11, .allowOnce(precise: true)), .agentAnswer(id: 12, .dontAllow),
         .agentAnswer(id: 13, .changeToAlways), .agentAnswer(id: 14, .keepWhileUsing),
+        .agentAnswer(id: 15, .allowTemporaryFullAccuracy), .agentAnswer(id: 16, .denyTemporaryFullAccuracy),
+        .request(.requestTemporaryFullAccuracy(1, purposeKey: "Trails")),
+        .request(.requestTemporaryFullAccuracy(.max, purposeKey: "")),
     ])
     func clientMessagesRoundTrip(_ message: ClientMessage) throws {
         var buffer = ByteBuffer()
@@ -138,7 +146,7 @@ import Testing
         "com.example.app": AppRecord(
             status: .authorizedWhenInUse, accuracy: .reducedAccuracy, alwaysRequestUsed: true,
             allowOnce: ProcessStamp(pid: 42, startTime: 7),
-            temporaryFullAccuracy: TemporaryFullAccuracy(purposeKey: "Trails", expires: Date(timeIntervalSinceReferenceDate: 100)),
+            temporaryFullAccuracy: TemporaryFullAccuracy(purposeKey: "Trails", process: ProcessStamp(pid: 43, startTime: 8)),
             displayName: "Example", executablePath: "/opt/example/app", updated: Date(timeIntervalSinceReferenceDate: 50)),
         "/usr/bin/other": AppRecord(status: .denied, displayName: "other", executablePath: "/usr/bin/other",
                                     updated: Date(timeIntervalSinceReferenceDate: 60)),

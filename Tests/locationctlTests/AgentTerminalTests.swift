@@ -93,6 +93,17 @@ import Testing
         #expect(!rig.isFinished)
     }
 
+    @Test func aTemporaryFullAccuracyQuestionShowsThePurposeString() async {
+        let rig = Rig()
+        rig.terminal.handle(.registered)
+        rig.terminal.handle(.prompt(Self.prompt(4, "Maps", .temporaryFullAccuracy(purposeKey: "Navigation"), precise: false)))
+        #expect(await rig.shows("Choose o or d"))
+        #expect(rig.output.contains("\"Maps\" would like to use your precise location while you use it."))
+        #expect(rig.output.contains("Shows Maps where you are."), "the purpose string")
+        rig.type("o")
+        #expect(await eventually { rig.session.answers == [AnsweredPrompt(id: 4, answer: .allowTemporaryFullAccuracy)] })
+    }
+
     @Test func withdrawnQuestionsAreCutShortOrNeverShown() async {
         let rig = Rig()
         let maps = Self.prompt(1, "Maps"), runner = Self.prompt(2, "Runner"), bus = Self.prompt(3, "Bus")

@@ -1,4 +1,6 @@
 import Foundation
+import LocationPolicyAdapters
+import LocationProtocol
 import TestSupport
 import Testing
 
@@ -49,6 +51,46 @@ import Testing
 
         let attributes = try FileManager.default.attributesOfItem(atPath: state.appendingPathComponent("authorization.sqlite").path)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
+    }
+
+    /// `apps` shows a temporary full accuracy grant while its process runs, and `grant --approximate`
+    /// or `--precise` sets the accuracy (ending the grant).
+    @Test func appsShowsATemporaryGrantAndGrantSetsTheAccuracy() throws {
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let state = temporary.url.appendingPathComponent("state")
+        let ctl = { (arguments: [String]) throws -> Finished in
+            try run(Executable.locationctl, arguments + ["--state-dir", state.path])
+        }
+        #expect(try ctl(["grant", "com.example.maps", "--approximate"]).status == 0)
+        #expect(try ctl(["grant", "com.example.dead", "--approximate"]).status == 0)
+        // This test process asked (and runs); the other app's asker has exited.
+        let store = SQLiteAuthorizationStore(directory: state)
+        try store.update { database in
+            database.apps["com.example.maps"]?.temporaryFullAccuracy = TemporaryFullAccuracy(
+                purposeKey: "Navigation", process: ProcessStamp.current())
+            database.apps["com.example.dead"]?.temporaryFullAccuracy = TemporaryFullAccuracy(
+                purposeKey: "Navigation", process: ProcessStamp(pid: Int32.max - 1, startTime: 1))
+        }
+        let list = try #require(try apps(state)["apps"] as? [[String: Any]])
+        let maps = try #require(list.first { $0["id"] as? String == "com.example.maps" })
+        #expect(maps["accuracy"] as? String == "fullAccuracy")
+        let grant = try #require(maps["temporaryFullAccuracy"] as? [String: Any])
+        #expect(grant["purposeKey"] as? String == "Navigation")
+        #expect(grant["pid"] as? Int == Int(getpid()))
+        let dead = try #require(list.first { $0["id"] as? String == "com.example.dead" })
+        #expect(dead["accuracy"] as? String == "reducedAccuracy" && dead["temporaryFullAccuracy"] == nil)
+        let text = try ctl(["apps"]).stdout
+        #expect(text.contains("com.example.maps  authorizedWhenInUse  (precise until pid \(getpid()) exits, purpose Navigation)"))
+        #expect(text.contains("com.example.dead  authorizedWhenInUse  (approximate)"))
+
+        #expect(try ctl(["grant", "com.example.maps", "--precise"]).status == 0)
+        let precise = try #require((try apps(state)["apps"] as? [[String: Any]])?.first { $0["id"] as? String == "com.example.maps" })
+        #expect(precise["accuracy"] as? String == "fullAccuracy" && precise["temporaryFullAccuracy"] == nil)
+        #expect(try ctl(["grant", "com.example.maps", "--approximate"]).status == 0)
+        #expect(try store.read().apps["com.example.maps"]?.accuracy == .reducedAccuracy)
+        let both = try ctl(["grant", "com.example.maps", "--approximate", "--precise"])
+        #expect(both.status != 0 && both.stderr.contains("contradict"))
     }
 
     @Test func corruptStoreIsReportedNotOverwritten() throws {

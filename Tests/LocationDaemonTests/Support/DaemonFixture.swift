@@ -77,6 +77,19 @@ final class FakeProc: @unchecked Sendable {
         try stat.write(to: root.appendingPathComponent("\(getpid())/stat"))
     }
 
+    /// From now on this pid appears to belong to a new process (a later start time): the process the
+    /// daemon saw before has exited, as far as the daemon can tell, and the pid was reused.
+    func startAnotherProcess() throws {
+        let path = entry.appendingPathComponent("stat")
+        let text = try String(contentsOf: path, encoding: .utf8)
+        guard let close = text.lastIndex(of: ")") else { throw WireClientError("no comm in \(path.path)") }
+        var fields = text[text.index(after: close)...].split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        // fields[0] is empty (the space after the comm); the start time is field 22, index 20 here.
+        guard fields.count > 20, let start = UInt64(fields[20]) else { throw WireClientError("no start time in \(path.path)") }
+        fields[20] = String(start + 1000)
+        try (String(text[...close]) + fields.joined(separator: " ")).write(to: path, atomically: true, encoding: .utf8)
+    }
+
     /// From now on this process appears to run `executable`.
     func present(_ executable: URL) throws {
         let link = entry.appendingPathComponent("exe")
