@@ -68,6 +68,7 @@ seed remove-fence '{"type":"removeFence","group":{"kind":"regions"},"identifier"
 seed request-fence-state '{"type":"requestFenceState","group":{"kind":"monitor","name":""},"identifier":"home"}'
 seed list-fences '{"type":"listFences"}'
 seed request-temporary-full-accuracy '{"type":"requestTemporaryFullAccuracy","id":4294967295,"purposeKey":"Navigation"}'
+seed end-temporary-full-accuracy '{"type":"endTemporaryFullAccuracy"}'
 seed answer-allow-temporary '{"type":"agentAnswer","id":6,"answer":{"kind":"allowTemporaryFullAccuracy"}}'
 seed answer-deny-temporary '{"type":"agentAnswer","id":7,"answer":{"kind":"denyTemporaryFullAccuracy"}}'
 

@@ -13,7 +13,15 @@ public final class CLServiceSession: Sendable {
 
     /// Starts a session that needs `authorization`, asking for it if it can be asked for.
     public init(authorization: AuthorizationRequirement) {
-        core = ServiceSessionCore(requirement: authorization, system: LocationSystem.current)
+        core = ServiceSessionCore(requirement: authorization, purposeKey: nil, system: LocationSystem.current)
+    }
+
+    /// Starts a session that needs `authorization` and full accuracy: once the app is authorized
+    /// with reduced accuracy, it asks for temporary full accuracy with the purpose string under
+    /// `fullAccuracyPurposeKey` in `NSLocationTemporaryUsageDescriptionDictionary`. Full accuracy
+    /// obtained so lasts while a session that obtained it is held.
+    public init(authorization: AuthorizationRequirement, fullAccuracyPurposeKey: String) {
+        core = ServiceSessionCore(requirement: authorization, purposeKey: fullAccuracyPurposeKey, system: LocationSystem.current)
     }
 
     deinit {
@@ -29,43 +37,81 @@ public final class CLServiceSession: Sendable {
     }
 }
 
-/// A session's connection to the service: it asks for the authorization, follows it for the
-/// diagnostics, and holds the session in the process's registry until invalidated.
+/// A session's connection to the service: it asks for the authorization (and full accuracy), follows
+/// it for the diagnostics, and holds the session in the process's registry until invalidated.
 final class ServiceSessionCore: Sendable {
-    let requirement: CLServiceSession.AuthorizationRequirement
     let broadcast: DiagnosticBroadcast<CLServiceSession.Diagnostic>
     private let connection: any ClientConnection
     private let registry: ServiceSessionRegistry
     private let holding: Locked<UInt64?>
-    private let observed: Locked<(authorization: EffectiveAuthorization?, requestInProgress: Bool)>
+    private let progress: Locked<Progress>
 
-    init(requirement: CLServiceSession.AuthorizationRequirement, system: LocationSystem) {
-        self.requirement = requirement
-        broadcast = DiagnosticBroadcast(CLServiceSession.Diagnostic(
-            authorization: nil, requirement: requirement, fullAccuracyRequested: false, requestInProgress: false))
-        let observed = Locked<(authorization: EffectiveAuthorization?, requestInProgress: Bool)>((nil, false))
-        self.observed = observed
-        let broadcast = broadcast
-        connection = system.provider.connect(app: system.app, info: system.info, process: system.process) { event in
-            let now = observed.withLock { observed -> (EffectiveAuthorization?, Bool)? in
-                switch event {
-                case .authorizationChanged(let authorization): observed.authorization = authorization
-                case .authorizationRequestInProgress(let inProgress): observed.requestInProgress = inProgress
-                default: return nil
-                }
-                return (observed.authorization, observed.requestInProgress)
-            }
-            guard let (authorization, inProgress) = now else { return }
-            broadcast.update(CLServiceSession.Diagnostic(
-                authorization: authorization, requirement: requirement, fullAccuracyRequested: false, requestInProgress: inProgress))
+    /// What the session has heard and done.
+    private struct Progress {
+        let requirement: CLServiceSession.AuthorizationRequirement
+        let purposeKey: String?
+        var authorization: EffectiveAuthorization?
+        var requestInProgress = false
+        /// The temporary full accuracy request: sent, and whether it obtained full accuracy.
+        var accuracyRequested = false
+        var accuracyAnswered = false
+        var obtainedFullAccuracy = false
+
+        var diagnostic: CLServiceSession.Diagnostic {
+            CLServiceSession.Diagnostic(
+                authorization: authorization, requirement: requirement,
+                fullAccuracyRequested: purposeKey != nil,
+                requestInProgress: requestInProgress || (accuracyRequested && !accuracyAnswered))
         }
-        registry = ServiceSessionRegistry.registry(for: system)
+
+        /// Whether to ask for temporary full accuracy now: once, when authorized with reduced accuracy.
+        mutating func shouldRequestFullAccuracy() -> Bool {
+            guard purposeKey != nil, !accuracyRequested, let authorization, authorization.status.isAuthorized,
+                  authorization.accuracy == .reducedAccuracy else { return false }
+            accuracyRequested = true
+            return true
+        }
+    }
+
+    private static let accuracyRequest: AccuracyRequestID = 1
+
+    init(requirement: CLServiceSession.AuthorizationRequirement, purposeKey: String?, system: LocationSystem) {
+        let progress = Locked(Progress(requirement: requirement, purposeKey: purposeKey))
+        self.progress = progress
+        broadcast = DiagnosticBroadcast(progress.withLock { $0.diagnostic })
+        let broadcast = broadcast
+        let registry = ServiceSessionRegistry.registry(for: system)
+        self.registry = registry
+        let sender = Locked<(any ClientConnection)?>(nil)
+        let connection = system.provider.connect(app: system.app, info: system.info, process: system.process) { event in
+            let (diagnostic, ask) = progress.withLock { progress -> (CLServiceSession.Diagnostic?, Bool) in
+                switch event {
+                case .authorizationChanged(let authorization): progress.authorization = authorization
+                case .authorizationRequestInProgress(let inProgress): progress.requestInProgress = inProgress
+                case .temporaryFullAccuracy:
+                    progress.accuracyAnswered = true
+                    progress.obtainedFullAccuracy = progress.authorization?.accuracy == .fullAccuracy
+                    if progress.obtainedFullAccuracy { registry.holdFullAccuracy() }
+                default: return (nil, false)
+                }
+                return (progress.diagnostic, progress.shouldRequestFullAccuracy())
+            }
+            if let diagnostic { broadcast.update(diagnostic) }
+            if ask, let purposeKey {
+                sender.withLock { $0 }?.send(.requestTemporaryFullAccuracy(ServiceSessionCore.accuracyRequest, purposeKey: purposeKey))
+            }
+        }
+        sender.withLock { $0 = connection }
+        self.connection = connection
         holding = Locked(registry.hold())
-        let initial = connection.initialAuthorization
-        if let initial {
-            observed.withLock { $0.authorization = initial }
-            broadcast.update(CLServiceSession.Diagnostic(
-                authorization: initial, requirement: requirement, fullAccuracyRequested: false, requestInProgress: false))
+        var ask = false
+        if let initial = connection.initialAuthorization {
+            let diagnostic = progress.withLock { progress -> CLServiceSession.Diagnostic in
+                progress.authorization = initial
+                ask = progress.shouldRequestFullAccuracy()
+                return progress.diagnostic
+            }
+            broadcast.update(diagnostic)
         }
         // The service applies Apple's rules: When In Use is asked only while not determined,
         // Always once (from not determined, or as the one upgrade from When In Use).
@@ -74,11 +120,15 @@ final class ServiceSessionCore: Sendable {
         case .whenInUse: connection.send(.requestAuthorization(.whenInUse))
         case .always: connection.send(.requestAuthorization(.always))
         }
+        if ask, let purposeKey { connection.send(.requestTemporaryFullAccuracy(Self.accuracyRequest, purposeKey: purposeKey)) }
     }
 
     func invalidate() {
         guard let id = holding.withLock({ id in defer { id = nil }; return id }) else { return }
         registry.release(id)
+        if progress.withLock({ $0.obtainedFullAccuracy }), registry.releaseFullAccuracy() {
+            connection.send(.endTemporaryFullAccuracy)
+        }
         connection.close()
         broadcast.finish()
     }

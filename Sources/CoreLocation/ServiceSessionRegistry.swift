@@ -13,6 +13,8 @@ final class ServiceSessionRegistry: Sendable {
         var sessions: Set<UInt64> = []
         var lastID: UInt64 = 0
         var observers: [UInt64: @Sendable (Bool) -> Void] = [:]
+        /// Sessions whose full-accuracy purpose obtained the process's temporary full accuracy.
+        var fullAccuracyHolders = 0
     }
 
     private let state = Locked(State())
@@ -55,6 +57,20 @@ final class ServiceSessionRegistry: Sendable {
             return Array(state.observers.values)
         }
         for observer in notify { observer(false) }
+    }
+
+    /// A session obtained temporary full accuracy for the process.
+    func holdFullAccuracy() {
+        state.withLock { $0.fullAccuracyHolders += 1 }
+    }
+
+    /// A session that obtained temporary full accuracy ends; returns whether it was the last, so
+    /// the grant ends with it.
+    func releaseFullAccuracy() -> Bool {
+        state.withLock { state in
+            state.fullAccuracyHolders = max(0, state.fullAccuracyHolders - 1)
+            return state.fullAccuracyHolders == 0
+        }
     }
 
     /// Calls `observer` now with whether a session is held, then on every change; returns the id

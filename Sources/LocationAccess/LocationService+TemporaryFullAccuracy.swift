@@ -83,6 +83,22 @@ extension LocationService {
         clients[id]?.events(.temporaryFullAccuracy(request, .prompted))
     }
 
+    /// Ends the temporary full accuracy the client's process holds; a grant to another process of
+    /// the app (or none) is left as it is.
+    func endTemporaryFullAccuracy(clientID id: UInt64) {
+        guard let client = clients[id], storeError == nil,
+              database.apps[client.app.id]?.temporaryFullAccuracy?.process == client.process else { return }
+        do {
+            try store.update { db in
+                guard db.apps[client.app.id]?.temporaryFullAccuracy?.process == client.process else { return }
+                db.apps[client.app.id]?.temporaryFullAccuracy = nil
+            }
+        } catch {
+            logger.error("could not end the temporary full accuracy grant", metadata: ["error": "\(error)"])
+        }
+        reloadStore(force: true)
+    }
+
     /// Re-judges the clients of apps holding a grant that lasts as long as a process, so that other
     /// running instances of the app learn when that process has ended (the store does not change
     /// then, so polling it would not tell). Runs with every store poll and when a client leaves.

@@ -365,6 +365,8 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
             fences.requestState(identifier, in: group, app: app, client: id)
         case let .requestTemporaryFullAccuracy(request, purposeKey):
             requestTemporaryFullAccuracy(request, purposeKey: purposeKey, clientID: id)
+        case .endTemporaryFullAccuracy:
+            endTemporaryFullAccuracy(clientID: id)
         }
     }
 

@@ -187,6 +187,8 @@ final class DaemonLink: @unchecked Sendable {
             member.accuracyRequests[own] = lastAccuracyRequest
             accuracyOwners[lastAccuracyRequest] = id
             return .requestTemporaryFullAccuracy(lastAccuracyRequest, purposeKey: purposeKey)
+        case .endTemporaryFullAccuracy:
+            return request
         }
     }
 

@@ -30,6 +30,8 @@ struct LinkState {
     /// Temporary full accuracy requests without an outcome yet, by the link's request id: sent again
     /// after a new welcome, because the caller's completion must be called.
     private var accuracyRequests: [AccuracyRequestID: String] = [:]
+    /// The app ended its temporary full accuracy while no daemon was welcomed.
+    private var endTemporaryFullAccuracyWaiting = false
 
     var isWelcomed: Bool { daemon != nil }
 
@@ -69,6 +71,12 @@ struct LinkState {
             }
         case let .requestTemporaryFullAccuracy(id, purposeKey):
             accuracyRequests[id] = purposeKey
+        case .endTemporaryFullAccuracy:
+            // A restarted daemon still holds the grant in its store: it is ended after the welcome.
+            guard isWelcomed else {
+                endTemporaryFullAccuracyWaiting = true
+                return nil
+            }
         }
         return isWelcomed ? request : nil
     }
@@ -93,6 +101,10 @@ struct LinkState {
         resend += openGroups.sorted().map { .openFences($0) }
         resend += waitingFenceRequests
         waitingFenceRequests.removeAll()
+        if endTemporaryFullAccuracyWaiting {
+            resend.append(.endTemporaryFullAccuracy)
+            endTemporaryFullAccuracyWaiting = false
+        }
         resend += accuracyRequests.sorted { $0.key < $1.key }.map { .requestTemporaryFullAccuracy($0.key, purposeKey: $0.value) }
         return (events, resend)
     }

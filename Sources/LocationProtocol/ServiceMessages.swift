@@ -37,6 +37,9 @@ public enum ClientRequest: Sendable, Equatable {
     /// ``ServiceEvent/temporaryFullAccuracy(_:_:)`` with the same id, after any authorization change
     /// the answer made.
     case requestTemporaryFullAccuracy(AccuracyRequestID, purposeKey: String)
+    /// Ends the temporary full accuracy the asking process holds (a `CLServiceSession` with a
+    /// full-accuracy purpose that obtained it has ended). A grant of another process stays.
+    case endTemporaryFullAccuracy
 }
 
 /// Everything the service tells a client.

@@ -189,6 +189,8 @@ extension WireJSON.ClientEnvelope {
             self.init(type: "listFences")
         case let .request(.requestTemporaryFullAccuracy(request, purposeKey)):
             self.init(type: "requestTemporaryFullAccuracy", id: UInt64(request), purposeKey: purposeKey)
+        case .request(.endTemporaryFullAccuracy):
+            self.init(type: "endTemporaryFullAccuracy")
         }
     }
 
@@ -235,6 +237,8 @@ extension WireJSON.ClientEnvelope {
             let id = try required(id, "id", in: type)
             guard let request = AccuracyRequestID(exactly: id) else { throw WireJSONError.unknown("accuracy request id", id) }
             return .request(.requestTemporaryFullAccuracy(request, purposeKey: try required(purposeKey, "purposeKey", in: type)))
+        case "endTemporaryFullAccuracy":
+            return .request(.endTemporaryFullAccuracy)
         default:
             throw WireJSONError.unknown("client message type", type)
         }

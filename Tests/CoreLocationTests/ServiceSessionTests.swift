@@ -162,3 +162,59 @@ import Testing
         return try? await iterator.next()
     }
 }
+
+/// `CLServiceSession(authorization:fullAccuracyPurposeKey:)`: temporary full accuracy while the
+/// session that obtained it lives.
+@Suite struct ServiceSessionFullAccuracyTests {
+    static let purpose = "Turn-by-turn directions need your exact position."
+
+    static func world(answer: LocationTestHarness.Answer = .allowTemporaryFullAccuracy) throws -> LocationTestHarness {
+        var info = LocationTestHarness.defaultInfo
+        info.temporaryUsageDescriptions = ["Navigation": purpose]
+        let world = LocationTestHarness(
+            sources: [FixedSource(latitude: 52.52, longitude: 13.405, horizontalAccuracy: 5)], info: info, answer: answer)
+        try world.setAuthorization(.authorizedWhenInUse, accuracy: .reducedAccuracy)
+        return world
+    }
+
+    @Test func theSessionAsksWithThePurposeStringAndFullAccuracyEndsWithIt() async throws {
+        let world = try Self.world()
+        let manager = world.run { CLLocationManager() }
+        #expect(manager.accuracyAuthorization == .reducedAccuracy)
+        let session = world.run { CLServiceSession(authorization: .whenInUse, fullAccuracyPurposeKey: "Navigation") }
+        world.settle()
+        let prompt = try #require(world.prompter.requests.last)
+        #expect(prompt.kind == .temporaryFullAccuracy(purposeKey: "Navigation"))
+        #expect(prompt.usageDescription == Self.purpose)
+        #expect(manager.accuracyAuthorization == .fullAccuracy)
+        let held = try #require(await ServiceSessionTests.first(session.diagnostics))
+        #expect(!held.accuracyLimited && !held.fullAccuracyDenied)
+
+        session.invalidate()
+        world.settle()
+        #expect(manager.accuracyAuthorization == .reducedAccuracy, "full accuracy ends with the session that obtained it")
+    }
+
+    @Test func aDeclinedPromptIsFullAccuracyDenied() async throws {
+        let world = try Self.world(answer: .dontAllow)
+        let session = world.run { CLServiceSession(authorization: .whenInUse, fullAccuracyPurposeKey: "Navigation") }
+        world.settle()
+        let diagnostic = try #require(await ServiceSessionTests.first(session.diagnostics))
+        #expect(diagnostic.fullAccuracyDenied && diagnostic.accuracyLimited && !diagnostic.authorizationDenied)
+        session.invalidate()
+    }
+
+    @Test func aSessionThatFoundFullAccuracyDoesNotEndAGrantItDidNotObtain() async throws {
+        let world = try Self.world()
+        let manager = world.run { CLLocationManager() }
+        world.run { manager.requestTemporaryFullAccuracyAuthorization(withPurposeKey: "Navigation") }
+        world.settle()
+        #expect(manager.accuracyAuthorization == .fullAccuracy)
+        let session = world.run { CLServiceSession(authorization: .none, fullAccuracyPurposeKey: "Navigation") }
+        world.settle()
+        #expect(world.prompter.requests.count == 1, "already full: nothing asked")
+        session.invalidate()
+        world.settle()
+        #expect(manager.accuracyAuthorization == .fullAccuracy)
+    }
+}

@@ -7,6 +7,7 @@ import LocationPolicy
 import LocationPolicyAdapters
 import LocationProtocol
 import LocationSources
+import LocationWire
 @testable import LocationDaemon
 import TestSupport
 import Testing
@@ -48,5 +49,19 @@ struct DaemonServiceSessionTests {
 
         session.invalidate()
         #expect(await eventually(timeout: .seconds(20)) { seen.withLock { $0.last?.serviceSessionRequired == true } })
+    }
+
+    /// What a session with a full-accuracy purpose sends, over the wire: the grant, then its end.
+    @Test func endingTemporaryFullAccuracyReturnsTheProcessToReducedAccuracy() async throws {
+        let fixture = try DaemonTemporaryFullAccuracyTests.mapsDaemon(policy: "allow")
+        let (app, _, initial) = try await fixture.welcomedClient()
+        #expect(initial == DaemonTemporaryFullAccuracyTests.reduced)
+        app.send(.request(.requestTemporaryFullAccuracy(1, purposeKey: "Navigation")))
+        #expect(await DaemonTemporaryFullAccuracyTests.outcome(app, 1) == .prompted)
+        #expect(app.messages.contains(.event(.authorizationChanged(DaemonTemporaryFullAccuracyTests.full))))
+
+        app.send(.request(.endTemporaryFullAccuracy))
+        #expect(await app.first { $0 == .event(.authorizationChanged(DaemonTemporaryFullAccuracyTests.reduced)) } != nil)
+        #expect(try fixture.store.read().apps["com.example.maps"]?.temporaryFullAccuracy == nil)
     }
 }

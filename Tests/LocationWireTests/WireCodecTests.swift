@@ -69,6 +69,7 @@ import Testing
         ClientMessage.hello(version: WireProtocol.version),
         .request(.startUpdates(1, UpdateRequest(mode: .live, desiredAccuracy: 10))),
         .request(.startUpdates(5, UpdateRequest(mode: .significantChange))),
+        .request(.endTemporaryFullAccuracy),
         .settings(.grant(app: "com.example.app", always: true, approximate: false)),
         .request(.requestAuthorization(.always)), .request(.requestAuthorization(.whenInUse)),
         .request(.changeUpdates(2, UpdateRequest(mode: .single, distanceFilter: 5, activity: .fitness, pausesAutomatically: false))),
