@@ -15,6 +15,8 @@ public struct ReverseHit: Sendable, Hashable {
     public var polygonCountry: Int?
     /// Index of the nearest place within `PlacesDatabase.localityRange` (on land only).
     public var place: Int?
+    /// Index of that place's municipality: the place itself, or the city a district belongs to.
+    public var locality: Int?
     /// The water body, at sea and in territorial seas.
     public var water: WaterBody?
 }
@@ -35,10 +37,11 @@ extension PlacesDatabase {
         switch cellEntries.kind(row: row, column: column) {
         case .land(let country, let noPlaceInReach):
             let place = noPlaceInReach ? nil : nearestPlace(inCountry: country, latitude: latitude, longitude: longitude)
-            return ReverseHit(surface: .land, polygonCountry: country, place: place, water: nil)
+            return ReverseHit(surface: .land, polygonCountry: country, place: place,
+                              locality: place.map(tables.placeMunicipality), water: nil)
         case .sea(let answer):
             let water = WaterBody.allCases[answer / WaterBody.nauticalZones.count]
-            return ReverseHit(surface: .sea, polygonCountry: nil, place: nil, water: water)
+            return ReverseHit(surface: .sea, polygonCountry: nil, place: nil, locality: nil, water: water)
         case .mixed(let cell):
             return polygonHit(mixedCell: cell, row: row, column: column, latitude: latitude, longitude: longitude)
         case .general:
@@ -63,12 +66,13 @@ extension PlacesDatabase {
         switch answer {
         case .land(let country), .nearCoast(let country):
             let place = nearestPlace(inCountry: country, latitude: latitude, longitude: longitude)
-            return ReverseHit(surface: .land, polygonCountry: country, place: place, water: nil)
+            return ReverseHit(surface: .land, polygonCountry: country, place: place,
+                              locality: place.map(tables.placeMunicipality), water: nil)
         case .territorialSea(let country):
-            return ReverseHit(surface: .territorialSea, polygonCountry: country, place: nil,
+            return ReverseHit(surface: .territorialSea, polygonCountry: country, place: nil, locality: nil,
                               water: WaterBody.at(latitude: latitude, longitude: longitude))
         case .sea:
-            return ReverseHit(surface: .sea, polygonCountry: nil, place: nil,
+            return ReverseHit(surface: .sea, polygonCountry: nil, place: nil, locality: nil,
                               water: WaterBody.at(latitude: latitude, longitude: longitude))
         }
     }
@@ -132,21 +136,34 @@ extension PlacesDatabase {
         return PlaceDescription(strings: countryAnswers[country], latitude: latitude, longitude: longitude, radius: 0)
     }
 
-    /// A place as a placemark: its own country (GeoNames' code, e.g. RE for Réunion), subdivision, zone
-    /// (else its country's), and a circle sized by population.
+    /// A place as a placemark. The locality is the place's municipality (the place itself, or the city a
+    /// district belongs to); the district, when the place is one, is the sub-locality and the name (the most
+    /// precise place known, as Apple's name is).
+    /// Country (GeoNames' code, e.g. RE for Réunion), subdivisions and zone (else its country's) are the
+    /// nearest place's own; the circle is sized by the municipality's population.
     func describe(place: Int, latitude: Double, longitude: Double) -> PlaceDescription {
+        let municipality = tables.placeMunicipality(place)
         let country = tables.placeCountry(place)
-        let population = Int(tables.placePopulation(place))
-        let name = tables.string(tables.placeNameRef(place))
-        let subdivision = tables.placeSubdivision(place)
+        let population = Int(tables.placePopulation(municipality))
+        let locality = tables.string(tables.placeNameRef(municipality))
+        let district = municipality == place ? nil : tables.string(tables.placeNameRef(place))
         var zone = tables.placeTimeZone(place)
         if zone == PlacesTables.none16 { zone = tables.countryTimeZone(country) }
         return PlaceDescription(
-            name: name, locality: name, administrativeArea: names.subdivision(subdivision),
+            name: district ?? locality, locality: locality, subLocality: district,
+            subAdministrativeArea: secondLevelName(tables.placeSecondLevelSubdivision(place)),
+            administrativeArea: names.subdivision(tables.placeSubdivision(place)),
             country: names.countryNames[country], isoCountryCode: names.countryCodes[country],
             timeZoneIdentifier: names.timeZone(zone),
             latitude: latitude, longitude: longitude,
             radius: Self.radius(population: population), population: population)
+    }
+
+    /// A second-level subdivision's name, decoded from the file when asked (~30,000 names: interning them
+    /// all would add milliseconds to opening).
+    @inline(__always)
+    private func secondLevelName(_ index: UInt16) -> String? {
+        index == PlacesTables.none16 ? nil : tables.string(tables.secondLevelNameRef(Int(index)))
     }
 
     /// The circle that stands for a place: 20 m × √population, between 500 m and 30 km (a village of
