@@ -36,9 +36,9 @@ extension PlacesDatabase {
         let (row, column) = PlacesTables.gridCell(latitude: latitude, longitude: longitude)
         switch cellEntries.kind(row: row, column: column) {
         case .land(let country, let noPlaceInReach):
-            let place = noPlaceInReach ? nil : nearestPlace(inCountry: country, latitude: latitude, longitude: longitude)
-            return ReverseHit(surface: .land, polygonCountry: country, place: place,
-                              locality: place.map(tables.placeMunicipality), water: nil)
+            let found = noPlaceInReach ? nil : nearestPlace(inCountry: country, latitude: latitude, longitude: longitude)
+            return ReverseHit(surface: .land, polygonCountry: country, place: found?.place,
+                              locality: found?.municipality, water: nil)
         case .sea(let answer):
             let water = WaterBody.allCases[answer / WaterBody.nauticalZones.count]
             return ReverseHit(surface: .sea, polygonCountry: nil, place: nil, locality: nil, water: water)
@@ -65,9 +65,9 @@ extension PlacesDatabase {
     private func hit(_ answer: PolygonAnswer, latitude: Double, longitude: Double) -> ReverseHit {
         switch answer {
         case .land(let country), .nearCoast(let country):
-            let place = nearestPlace(inCountry: country, latitude: latitude, longitude: longitude)
-            return ReverseHit(surface: .land, polygonCountry: country, place: place,
-                              locality: place.map(tables.placeMunicipality), water: nil)
+            let found = nearestPlace(inCountry: country, latitude: latitude, longitude: longitude)
+            return ReverseHit(surface: .land, polygonCountry: country, place: found?.place,
+                              locality: found?.municipality, water: nil)
         case .territorialSea(let country):
             return ReverseHit(surface: .territorialSea, polygonCountry: country, place: nil, locality: nil,
                               water: WaterBody.at(latitude: latitude, longitude: longitude))
@@ -79,7 +79,7 @@ extension PlacesDatabase {
 
     /// The nearest of `country`'s places within `localityRange`.
     @inline(__always)
-    private func nearestPlace(inCountry country: Int, latitude: Double, longitude: Double) -> Int? {
+    private func nearestPlace(inCountry country: Int, latitude: Double, longitude: Double) -> (place: Int, municipality: Int)? {
         let target = PlacesTables.unitVector(latitude: latitude, longitude: longitude)
         return tables.nearestPlace(inCountry: country, to: target, maxChord: Self.localityChord, vectors: placeVectors)
     }
@@ -98,8 +98,8 @@ extension PlacesDatabase {
         switch cellEntries.kind(row: row, column: column) {
         case .land(let country, let noPlaceInReach):
             // Inside one country's polygons.
-            let place = noPlaceInReach ? nil : nearestPlace(inCountry: country, latitude: latitude, longitude: longitude)
-            return landAnswer(country: country, place: place, latitude: latitude, longitude: longitude)
+            let found = noPlaceInReach ? nil : nearestPlace(inCountry: country, latitude: latitude, longitude: longitude)
+            return landAnswer(country: country, place: found, latitude: latitude, longitude: longitude)
         case .sea(let answer):
             // Open sea, most of the Earth: a prebuilt answer, shared.
             return PlaceDescription(strings: seaAnswers[answer], latitude: latitude, longitude: longitude, radius: 0)
@@ -109,7 +109,8 @@ extension PlacesDatabase {
             hit = polygonHit(mixedCell: nil, row: row, column: column, latitude: latitude, longitude: longitude)
         }
         if hit.surface == .land, let country = hit.polygonCountry {
-            return landAnswer(country: country, place: hit.place, latitude: latitude, longitude: longitude)
+            let found = hit.place.map { (place: $0, municipality: hit.locality ?? $0) }
+            return landAnswer(country: country, place: found, latitude: latitude, longitude: longitude)
         }
         if hit.surface == .sea, let water = hit.water {
             let strings = seaAnswers[CellEntries.seaAnswerIndex(water: water, longitude: longitude)]
@@ -129,9 +130,11 @@ extension PlacesDatabase {
 
     /// On land in `country`: the nearest place within reach (`place`), else (deserts, ice, tundra) the
     /// country's prebuilt answer.
-    private func landAnswer(country: Int, place: Int?, latitude: Double, longitude: Double) -> PlaceDescription {
+    private func landAnswer(
+        country: Int, place: (place: Int, municipality: Int)?, latitude: Double, longitude: Double
+    ) -> PlaceDescription {
         if let place {
-            return describe(place: place, latitude: latitude, longitude: longitude)
+            return describe(place: place.place, municipality: place.municipality, latitude: latitude, longitude: longitude)
         }
         return PlaceDescription(strings: countryAnswers[country], latitude: latitude, longitude: longitude, radius: 0)
     }
@@ -142,7 +145,11 @@ extension PlacesDatabase {
     /// Country (GeoNames' code, e.g. RE for Réunion), subdivisions and zone (else its country's) are the
     /// nearest place's own; the circle is sized by the municipality's population.
     func describe(place: Int, latitude: Double, longitude: Double) -> PlaceDescription {
-        let municipality = tables.placeMunicipality(place)
+        describe(place: place, municipality: tables.placeMunicipality(place), latitude: latitude, longitude: longitude)
+    }
+
+    /// `describe(place:latitude:longitude:)` with the place's municipality already read.
+    func describe(place: Int, municipality: Int, latitude: Double, longitude: Double) -> PlaceDescription {
         let country = tables.placeCountry(place)
         let population = Int(tables.placePopulation(municipality))
         let locality = tables.string(tables.placeNameRef(municipality))
