@@ -54,7 +54,7 @@ public struct PlaceDescription: Sendable, Hashable, Codable {
     public var longitude: Double
     /// Radius in metres of the circle that stands for the place (`CLPlacemark.region`).
     public var radius: Double
-    /// GeoNames population of the locality, when there is one.
+    /// GeoNames population of the place `name` names (the district, else the locality), when there is one.
     public var population: Int?
 
     private var storage: Storage

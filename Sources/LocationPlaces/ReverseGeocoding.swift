@@ -143,7 +143,7 @@ extension PlacesDatabase {
     /// district belongs to); the district, when the place is one, is the sub-locality and the name (the most
     /// precise place known, as Apple's name is).
     /// Country (GeoNames' code, e.g. RE for Réunion), subdivisions and zone (else its country's) are the
-    /// nearest place's own; the circle is sized by the municipality's population.
+    /// nearest place's own, and so is the circle, sized by its population (the place `name` names).
     func describe(place: Int, latitude: Double, longitude: Double) -> PlaceDescription {
         describe(place: place, municipality: tables.placeMunicipality(place), latitude: latitude, longitude: longitude)
     }
@@ -151,7 +151,7 @@ extension PlacesDatabase {
     /// `describe(place:latitude:longitude:)` with the place's municipality already read.
     func describe(place: Int, municipality: Int, latitude: Double, longitude: Double) -> PlaceDescription {
         let country = tables.placeCountry(place)
-        let population = Int(tables.placePopulation(municipality))
+        let population = Int(tables.placePopulation(place))
         let locality = tables.string(tables.placeNameRef(municipality))
         let district = municipality == place ? nil : tables.string(tables.placeNameRef(place))
         var zone = tables.placeTimeZone(place)
