@@ -40,11 +40,15 @@ struct CityLocalityTests {
               subLocality: "Būlāq Abū al ‘Ilā", iso: "EG"),
         .init(label: "Nairobi, Westlands", latitude: -1.265, longitude: 36.81, locality: "Nairobi",
               subLocality: nil, iso: "KE"),
+        .init(label: "Lagos, Shomolu", latitude: 6.5244, longitude: 3.3792, locality: "Lagos",
+              subLocality: "Shomolu", iso: "NG"),
         // Americas
         .init(label: "Mexico City, Gustavo A. Madero", latitude: 19.4847, longitude: -99.1133,
               locality: "Mexico City", subLocality: "Gustavo Adolfo Madero", iso: "MX"),
         .init(label: "Buenos Aires, Palermo", latitude: -34.58, longitude: -58.42, locality: "Buenos Aires",
               subLocality: "Colegiales", iso: "AR"),
+        .init(label: "São Paulo, Sé", latitude: -23.5505, longitude: -46.6333, locality: "São Paulo",
+              subLocality: "Se", iso: "BR"),
         // GeoNames calls New York "New York City"; Apple says "New York".
         .init(label: "New York, Times Square", latitude: 40.758, longitude: -73.9855, locality: "New York City",
               subLocality: "Times Square", iso: "US"),
