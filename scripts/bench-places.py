@@ -89,7 +89,7 @@ def main():
         ours_codes, peer_codes = path + ".ours", path + ".peer"
         # Alternate the two, three rounds, and keep each one's best: the machine is shared, and a slow
         # minute then costs both sides alike.
-        ours = peer = lookup = None
+        ours = peer = lookup = keys = density = None
         ours_rss = peer_rss = 0.0
         for _ in range(3):
             out, rss = peak_rss_run([bench, "places", path, "--repeat", "3", "--countries", ours_codes])
@@ -97,6 +97,10 @@ def main():
             ours_rss = max(ours_rss, rss)
             out, _ = peak_rss_run([bench, "places", path, "--repeat", "3", "--lookup"])
             lookup = best_result(lookup, parse_result(out))
+            out, _ = peak_rss_run([bench, "places", path, "--repeat", "3", "--keys"])
+            keys = best_result(keys, parse_result(out))
+            out, _ = peak_rss_run([bench, "places", path, "--repeat", "3", "--density", "10000"])
+            density = best_result(density, parse_result(out))
             out, rss = peak_rss_run([sys.executable, "-c", PEER_SEARCH, path, "1", peer_codes])
             peer = best_result(peer, parse_result(out))
             peer_rss = max(peer_rss, rss)
@@ -111,6 +115,10 @@ def main():
               f" with locality {int(ours['with_locality']):,})")
         print(f"  (indexes only)     {int(lookup['rate']):>12,} queries/s  {float(lookup['ns_per_query']):8.1f} ns/query"
               f"  reverseLookup: country, place and water as indexes, no strings")
+        print(f"  localityKey        {int(keys['rate']):>12,} queries/s  {float(keys['ns_per_query']):8.1f} ns/query"
+              f"  country and municipality indexes")
+        print(f"  populationNear     {int(density['rate']):>12,} queries/s  {float(density['ns_per_query']):8.1f} ns/query"
+              f"  people within 10 km")
         print(f"  reverse_geocoder   {int(peer['rate']):>12,} queries/s  {1e9 / float(peer['rate']):8.1f} ns/query"
               f"  peak RSS {peer_rss:7.1f} MiB  (load and build {float(peer['load_seconds']):.2f} s)")
         print(f"  speed-up {ratio:.1f}x; where we name a country, reverse_geocoder's nearest city agrees {agree:.1%}")

@@ -4,7 +4,8 @@
 #   (b) PyPI reverse_geocoder 1.5.1 (k-d tree over GeoNames cities1000), mode=1 (single process).
 # Workloads (seeded, kept in .build-bench/): 1,000,000 points uniform over the Earth's surface, and 1,000,000
 # points within ~20 km of GeoNames places (nearly all on land: every query finds a locality).
-# Also: time from process start to the first answer (locationctl reverse, corelocation-bench places-once,
+# Also: localityKey and populationNear (10 km) on the same points (corelocation-bench places --keys / --density);
+# time from process start to the first answer (locationctl reverse, corelocation-bench places-once,
 # python -c 'import reverse_geocoder; search(...)'), and each run's peak memory (GNU time's max RSS).
 #
 # Usage: scripts/bench-places.sh [POINTS]      (default 1000000)

@@ -3,9 +3,11 @@ import LocationPlaces
 /// A place: its name, administrative areas, country, time zone, coordinate and extent.
 ///
 /// Apps receive placemarks from `CLGeocoder`. On Linux they come from the offline places database,
-/// which knows populated places, first-level subdivisions, countries and water bodies, so the
-/// street-level fields `thoroughfare`, `subThoroughfare`, `subLocality` and `postalCode` are always
-/// `nil`, and so are `subAdministrativeArea` and `areasOfInterest`.
+/// which knows populated places and the districts of cities, first- and second-level subdivisions,
+/// countries and water bodies: `locality` is the city or municipality, `subLocality` the district or
+/// quarter when the point is in one, `subAdministrativeArea` the county or département where the data has
+/// one. The street-level fields `thoroughfare`, `subThoroughfare` and `postalCode` are always `nil`, and so
+/// is `areasOfInterest`.
 ///
 /// NOTE: `postalAddress` (a `CNPostalAddress`) and `init(location:name:postalAddress:)` do not exist
 /// on Linux: there is no Contacts framework. `addressDictionary` carries the same fields.
@@ -77,6 +79,7 @@ open class CLPlacemark: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable
             timeZone: place.timeZoneIdentifier.flatMap(TimeZone.init(identifier:)),
             name: place.name,
             locality: place.locality,
+            subLocality: place.subLocality,
             administrativeArea: place.administrativeArea,
             subAdministrativeArea: place.subAdministrativeArea,
             isoCountryCode: place.isoCountryCode,
@@ -138,14 +141,15 @@ open class CLPlacemark: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable
     /// Points of interest at the place. Always `nil` offline.
     open var areasOfInterest: [String]? { fields.areasOfInterest }
 
-    /// The address with the AddressBook keys: `Name`, `City`, `State`, `SubAdministrativeArea`,
-    /// `Country`, `CountryCode` and `FormattedAddressLines` (only the keys that have values).
+    /// The address with the AddressBook keys: `Name`, `City`, `SubLocality`, `State`,
+    /// `SubAdministrativeArea`, `Country`, `CountryCode` and `FormattedAddressLines` (only the keys that have
+    /// values).
     @available(iOS, deprecated: 11.0, message: "Use @properties")
     @available(macOS, deprecated: 10.13, message: "Use @properties")
     open var addressDictionary: [AnyHashable: Any]? {
         var dictionary: [AnyHashable: Any] = [:]
         let values: [(String, String?)] = [
-            ("Name", name), ("City", locality), ("State", administrativeArea),
+            ("Name", name), ("City", locality), ("SubLocality", subLocality), ("State", administrativeArea),
             ("SubAdministrativeArea", subAdministrativeArea), ("Country", country),
             ("CountryCode", isoCountryCode),
         ]

@@ -1,18 +1,24 @@
 /// One answer from the places database, in `CLPlacemark`'s vocabulary (the `CoreLocation` module turns
 /// it into a placemark; `locationctl` prints it).
 ///
-/// A value type whose strings live in one shared, copy-on-write box: an answer carries nine strings, and
-/// copying or dropping nine strings (a retain or release each) cost more than finding the answer — one box
+/// A value type whose strings live in one shared, copy-on-write box: an answer carries ten strings, and
+/// copying or dropping ten strings (a retain or release each) cost more than finding the answer — one box
 /// is one retain, and answers at sea share prebuilt boxes (`PlacesDatabase.seaAnswers`).
 public struct PlaceDescription: Sendable, Hashable, Codable {
-    /// The placemark's name: the locality, else the water body, else the country.
+    /// The placemark's name: the district, else the locality, else the water body, else the country.
     public var name: String? {
         get { storage.name }
         set { mutate { $0.name = newValue } }
     }
+    /// The city or municipality (a district's city, not the district).
     public var locality: String? {
         get { storage.locality }
         set { mutate { $0.locality = newValue } }
+    }
+    /// The district or quarter of the locality the point is in, when the nearest place is one.
+    public var subLocality: String? {
+        get { storage.subLocality }
+        set { mutate { $0.subLocality = newValue } }
     }
     public var subAdministrativeArea: String? {
         get { storage.subAdministrativeArea }
@@ -48,7 +54,7 @@ public struct PlaceDescription: Sendable, Hashable, Codable {
     public var longitude: Double
     /// Radius in metres of the circle that stands for the place (`CLPlacemark.region`).
     public var radius: Double
-    /// GeoNames population of the locality, when there is one.
+    /// GeoNames population of the place `name` names (the district, else the locality), when there is one.
     public var population: Int?
 
     private var storage: Storage
@@ -63,13 +69,14 @@ public struct PlaceDescription: Sendable, Hashable, Codable {
     }
 
     public init(
-        name: String? = nil, locality: String? = nil, subAdministrativeArea: String? = nil,
+        name: String? = nil, locality: String? = nil, subLocality: String? = nil,
+        subAdministrativeArea: String? = nil,
         administrativeArea: String? = nil, country: String? = nil, isoCountryCode: String? = nil,
         timeZoneIdentifier: String? = nil, ocean: String? = nil, inlandWater: String? = nil,
         latitude: Double, longitude: Double, radius: Double, population: Int? = nil
     ) {
         storage = Storage(
-            name: name, locality: locality, subAdministrativeArea: subAdministrativeArea,
+            name: name, locality: locality, subLocality: subLocality, subAdministrativeArea: subAdministrativeArea,
             administrativeArea: administrativeArea, country: country, isoCountryCode: isoCountryCode,
             timeZoneIdentifier: timeZoneIdentifier, ocean: ocean, inlandWater: inlandWater)
         self.latitude = latitude
@@ -100,7 +107,7 @@ public struct PlaceDescription: Sendable, Hashable, Codable {
     // MARK: Codable, with the keys the properties are named after
 
     private enum CodingKeys: String, CodingKey {
-        case name, locality, subAdministrativeArea, administrativeArea, country, isoCountryCode
+        case name, locality, subLocality, subAdministrativeArea, administrativeArea, country, isoCountryCode
         case timeZoneIdentifier, ocean, inlandWater, latitude, longitude, radius, population
     }
 
@@ -109,6 +116,7 @@ public struct PlaceDescription: Sendable, Hashable, Codable {
         self.init(
             name: try c.decodeIfPresent(String.self, forKey: .name),
             locality: try c.decodeIfPresent(String.self, forKey: .locality),
+            subLocality: try c.decodeIfPresent(String.self, forKey: .subLocality),
             subAdministrativeArea: try c.decodeIfPresent(String.self, forKey: .subAdministrativeArea),
             administrativeArea: try c.decodeIfPresent(String.self, forKey: .administrativeArea),
             country: try c.decodeIfPresent(String.self, forKey: .country),
@@ -126,6 +134,7 @@ public struct PlaceDescription: Sendable, Hashable, Codable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encodeIfPresent(name, forKey: .name)
         try c.encodeIfPresent(locality, forKey: .locality)
+        try c.encodeIfPresent(subLocality, forKey: .subLocality)
         try c.encodeIfPresent(subAdministrativeArea, forKey: .subAdministrativeArea)
         try c.encodeIfPresent(administrativeArea, forKey: .administrativeArea)
         try c.encodeIfPresent(country, forKey: .country)
@@ -146,6 +155,7 @@ extension PlaceDescription {
     final class Storage: @unchecked Sendable {
         var name: String?
         var locality: String?
+        var subLocality: String?
         var subAdministrativeArea: String?
         var administrativeArea: String?
         var country: String?
@@ -155,12 +165,13 @@ extension PlaceDescription {
         var inlandWater: String?
 
         init(
-            name: String?, locality: String?, subAdministrativeArea: String?, administrativeArea: String?,
-            country: String?, isoCountryCode: String?, timeZoneIdentifier: String?, ocean: String?,
-            inlandWater: String?
+            name: String?, locality: String?, subLocality: String? = nil, subAdministrativeArea: String?,
+            administrativeArea: String?, country: String?, isoCountryCode: String?, timeZoneIdentifier: String?,
+            ocean: String?, inlandWater: String?
         ) {
             self.name = name
             self.locality = locality
+            self.subLocality = subLocality
             self.subAdministrativeArea = subAdministrativeArea
             self.administrativeArea = administrativeArea
             self.country = country
@@ -172,14 +183,14 @@ extension PlaceDescription {
 
         func copy() -> Storage {
             Storage(
-                name: name, locality: locality, subAdministrativeArea: subAdministrativeArea,
+                name: name, locality: locality, subLocality: subLocality, subAdministrativeArea: subAdministrativeArea,
                 administrativeArea: administrativeArea, country: country, isoCountryCode: isoCountryCode,
                 timeZoneIdentifier: timeZoneIdentifier, ocean: ocean, inlandWater: inlandWater)
         }
 
         /// Every string, for equality and hashing.
         var strings: [String?] {
-            [name, locality, subAdministrativeArea, administrativeArea, country, isoCountryCode,
+            [name, locality, subLocality, subAdministrativeArea, administrativeArea, country, isoCountryCode,
              timeZoneIdentifier, ocean, inlandWater]
         }
     }

@@ -56,7 +56,7 @@ public final class PlacesDatabase: Sendable {
     /// Opens (memory-maps) the database at `path`, validating its header and indexes.
     ///
     /// - Throws: `.missing` when there is no file at `path`, `.unreadable` when it cannot be opened or
-    ///   mapped, `.corrupt` (with the precise reason) or `.unsupportedVersion` when it is not a version-1
+    ///   mapped, `.corrupt` (with the precise reason) or `.unsupportedVersion` when it is not a version-2
     ///   places database.
     public static func open(path: String) throws(PlacesDatabaseError) -> PlacesDatabase {
         let tables = try PlacesFileValidator.open(path: path)

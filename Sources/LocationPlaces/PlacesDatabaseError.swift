@@ -20,7 +20,7 @@ public enum PlacesDatabaseError: Error, Sendable, Hashable, CustomStringConverti
             "the places database at \(path) is corrupt: \(reason); reinstall it or regenerate it with "
                 + "scripts/places/build-places-db.py"
         case .unsupportedVersion(let path, let version):
-            "the places database at \(path) has format version \(version); this build reads version 1"
+            "the places database at \(path) has format version \(version); this build reads version \(PlacesFileDirectory.version)"
         }
     }
 }

@@ -3,13 +3,13 @@
 /// the file's size with overflow-free arithmetic before a view is made.
 struct PlacesFileDirectory {
     static let magic: [UInt8] = Array("CLPLACES".utf8)
-    static let version: UInt32 = 1
+    static let version: UInt32 = 2
     static let headerSize = 16
     static let entrySize = 24
 
     /// Required sections and their record sizes (0: a byte blob).
     static let required: [(tag: String, recordSize: Int)] = [
-        ("META", 0), ("STRS", 0), ("CTRY", 16), ("TZNS", 4), ("ADM1", 8), ("PLCE", 32),
+        ("META", 0), ("STRS", 0), ("CTRY", 16), ("TZNS", 4), ("ADM1", 8), ("ADM2", 8), ("PLCE", 32), ("PAD2", 2),
         ("NIDX", 8), ("GRID", 4), ("CELL", 8), ("PART", 12), ("LINE", 8), ("PNTS", 4),
     ]
 

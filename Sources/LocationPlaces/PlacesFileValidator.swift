@@ -10,7 +10,9 @@ enum PlacesFileValidator {
         let (countries, countryCount) = directory.records("CTRY", size: 16)
         let (timeZones, timeZoneCount) = directory.records("TZNS", size: 4)
         let (subdivisions, subdivisionCount) = directory.records("ADM1", size: 8)
+        let (secondLevel, secondLevelCount) = directory.records("ADM2", size: 8)
         let (places, placeCount) = directory.records("PLCE", size: 32)
+        let (placeSecondLevel, placeSecondLevelCount) = directory.records("PAD2", size: 2)
         let (names, nameCount) = directory.records("NIDX", size: 8)
         let (grid, gridCount) = directory.records("GRID", size: 4)
         let (cells, cellCount) = directory.records("CELL", size: 8)
@@ -25,7 +27,11 @@ enum PlacesFileValidator {
             throw corrupt("GRID has \(gridCount) entries, not \(cellsInGrid) (720 × 360)")
         }
         // u16 indexes use 0xFFFF for "none", so a table they index holds fewer than 65,535 records.
-        for (tag, count) in [("CTRY", countryCount), ("TZNS", timeZoneCount), ("ADM1", subdivisionCount)]
+        guard placeSecondLevelCount == placeCount else {
+            throw corrupt("PAD2 has \(placeSecondLevelCount) entries for \(placeCount) places")
+        }
+        for (tag, count) in [("CTRY", countryCount), ("TZNS", timeZoneCount), ("ADM1", subdivisionCount),
+                             ("ADM2", secondLevelCount)]
         where count >= Int(PlacesTables.none16) {
             throw corrupt("section \(tag) has \(count) records, more than a 16-bit index can reach")
         }
@@ -34,7 +40,9 @@ enum PlacesFileValidator {
             file: file, metadata: directory.bytes("META"),
             strings: strings.baseAddress!, stringsLength: strings.count,
             countries: countries, countryCount: countryCount, timeZones: timeZones, timeZoneCount: timeZoneCount,
-            subdivisions: subdivisions, subdivisionCount: subdivisionCount, places: places,
+            subdivisions: subdivisions, subdivisionCount: subdivisionCount,
+            secondLevelSubdivisions: secondLevel, secondLevelSubdivisionCount: secondLevelCount,
+            placeSecondLevel: placeSecondLevel, places: places,
             placeCount: placeCount, names: names, nameCount: nameCount, grid: grid, cells: cells,
             cellCount: cellCount, parts: parts, partCount: partCount, lines: lines, lineCount: lineCount,
             points: points, pointCount: pointCount)
@@ -76,8 +84,19 @@ enum PlacesFileValidator {
             try index(t.subdivisionCountry(s), below: t.countryCount, "ADM1[\(s)] country")
             try string(t.subdivisionNameRef(s), "ADM1[\(s)] name")
         }
+        for s in 0..<t.secondLevelSubdivisionCount {
+            try index(t.secondLevelCountry(s), below: t.countryCount, "ADM2[\(s)] country")
+            try string(t.secondLevelNameRef(s), "ADM2[\(s)] name")
+        }
         for p in 0..<t.placeCount {
             try string(t.placeNameRef(p), "PLCE[\(p)] name")
+            try index(Int(t.placeSecondLevelSubdivision(p)), below: t.secondLevelSubdivisionCount, optional: true,
+                      "PAD2[\(p)]")
+            let municipality = t.placeMunicipality(p)
+            try index(municipality, below: t.placeCount, "PLCE[\(p)] municipality")
+            guard t.placeMunicipality(municipality) == municipality else {
+                throw corrupt("PLCE[\(p)] has the municipality \(municipality), which is a section of another place")
+            }
             try index(Int(t.placeSubdivision(p)), below: t.subdivisionCount, optional: true, "PLCE[\(p)] subdivision")
             try index(Int(t.placeTimeZone(p)), below: t.timeZoneCount, optional: true, "PLCE[\(p)] time zone")
             try index(t.placeCountry(p), below: t.countryCount, "PLCE[\(p)] country")

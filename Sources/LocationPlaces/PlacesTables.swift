@@ -17,6 +17,10 @@ struct PlacesTables: @unchecked Sendable {
     let timeZoneCount: Int
     let subdivisions: UnsafeRawPointer
     let subdivisionCount: Int
+    let secondLevelSubdivisions: UnsafeRawPointer
+    let secondLevelSubdivisionCount: Int
+    /// `PAD2`: per place, its `ADM2` index (2 B).
+    let placeSecondLevel: UnsafeRawPointer
     let places: UnsafeRawPointer
     let placeCount: Int
     let names: UnsafeRawPointer
@@ -86,6 +90,13 @@ struct PlacesTables: @unchecked Sendable {
     @inline(__always) func subdivisionCountry(_ subdivision: Int) -> Int { Int(Self.u16(subdivisions, subdivision * 8)) }
     @inline(__always) func subdivisionNameRef(_ subdivision: Int) -> UInt32 { Self.u32(subdivisions, subdivision * 8 + 4) }
 
+    // MARK: ADM2 (8 B), PAD2 (2 B a place)
+
+    @inline(__always) func secondLevelCountry(_ subdivision: Int) -> Int { Int(Self.u16(secondLevelSubdivisions, subdivision * 8)) }
+    @inline(__always) func secondLevelNameRef(_ subdivision: Int) -> UInt32 { Self.u32(secondLevelSubdivisions, subdivision * 8 + 4) }
+    /// The place's second-level subdivision (index into `ADM2`, or `none16`).
+    @inline(__always) func placeSecondLevelSubdivision(_ place: Int) -> UInt16 { Self.u16(placeSecondLevel, place * 2) }
+
     // MARK: PLCE (32 B): the k-d vector and split axis first, then what an answer needs, so the place the
     // search ends on has its record in the cache line the search just read.
 
@@ -100,6 +111,9 @@ struct PlacesTables: @unchecked Sendable {
     @inline(__always) func placeNameRef(_ place: Int) -> UInt32 { Self.u32(places, place * 32 + 20) }
     @inline(__always) func placeTimeZone(_ place: Int) -> UInt16 { Self.u16(places, place * 32 + 24) }
     @inline(__always) func placeCountry(_ place: Int) -> Int { Int(Self.u16(places, place * 32 + 26)) }
+    /// The place's municipality (a `PLCE` index; the place itself when it is one). The validator has
+    /// checked that a municipality is its own, so one hop always ends on a municipality.
+    @inline(__always) func placeMunicipality(_ place: Int) -> Int { Int(Self.u32(places, place * 32 + 28)) }
 
     // MARK: NIDX (8 B)
 

@@ -15,6 +15,8 @@ public struct ReverseHit: Sendable, Hashable {
     public var polygonCountry: Int?
     /// Index of the nearest place within `PlacesDatabase.localityRange` (on land only).
     public var place: Int?
+    /// Index of that place's municipality: the place itself, or the city a district belongs to.
+    public var locality: Int?
     /// The water body, at sea and in territorial seas.
     public var water: WaterBody?
 }
@@ -34,11 +36,12 @@ extension PlacesDatabase {
         let (row, column) = PlacesTables.gridCell(latitude: latitude, longitude: longitude)
         switch cellEntries.kind(row: row, column: column) {
         case .land(let country, let noPlaceInReach):
-            let place = noPlaceInReach ? nil : nearestPlace(inCountry: country, latitude: latitude, longitude: longitude)
-            return ReverseHit(surface: .land, polygonCountry: country, place: place, water: nil)
+            let found = noPlaceInReach ? nil : nearestPlace(inCountry: country, latitude: latitude, longitude: longitude)
+            return ReverseHit(surface: .land, polygonCountry: country, place: found?.place,
+                              locality: found?.municipality, water: nil)
         case .sea(let answer):
             let water = WaterBody.allCases[answer / WaterBody.nauticalZones.count]
-            return ReverseHit(surface: .sea, polygonCountry: nil, place: nil, water: water)
+            return ReverseHit(surface: .sea, polygonCountry: nil, place: nil, locality: nil, water: water)
         case .mixed(let cell):
             return polygonHit(mixedCell: cell, row: row, column: column, latitude: latitude, longitude: longitude)
         case .general:
@@ -62,20 +65,21 @@ extension PlacesDatabase {
     private func hit(_ answer: PolygonAnswer, latitude: Double, longitude: Double) -> ReverseHit {
         switch answer {
         case .land(let country), .nearCoast(let country):
-            let place = nearestPlace(inCountry: country, latitude: latitude, longitude: longitude)
-            return ReverseHit(surface: .land, polygonCountry: country, place: place, water: nil)
+            let found = nearestPlace(inCountry: country, latitude: latitude, longitude: longitude)
+            return ReverseHit(surface: .land, polygonCountry: country, place: found?.place,
+                              locality: found?.municipality, water: nil)
         case .territorialSea(let country):
-            return ReverseHit(surface: .territorialSea, polygonCountry: country, place: nil,
+            return ReverseHit(surface: .territorialSea, polygonCountry: country, place: nil, locality: nil,
                               water: WaterBody.at(latitude: latitude, longitude: longitude))
         case .sea:
-            return ReverseHit(surface: .sea, polygonCountry: nil, place: nil,
+            return ReverseHit(surface: .sea, polygonCountry: nil, place: nil, locality: nil,
                               water: WaterBody.at(latitude: latitude, longitude: longitude))
         }
     }
 
     /// The nearest of `country`'s places within `localityRange`.
     @inline(__always)
-    private func nearestPlace(inCountry country: Int, latitude: Double, longitude: Double) -> Int? {
+    private func nearestPlace(inCountry country: Int, latitude: Double, longitude: Double) -> (place: Int, municipality: Int)? {
         let target = PlacesTables.unitVector(latitude: latitude, longitude: longitude)
         return tables.nearestPlace(inCountry: country, to: target, maxChord: Self.localityChord, vectors: placeVectors)
     }
@@ -94,8 +98,8 @@ extension PlacesDatabase {
         switch cellEntries.kind(row: row, column: column) {
         case .land(let country, let noPlaceInReach):
             // Inside one country's polygons.
-            let place = noPlaceInReach ? nil : nearestPlace(inCountry: country, latitude: latitude, longitude: longitude)
-            return landAnswer(country: country, place: place, latitude: latitude, longitude: longitude)
+            let found = noPlaceInReach ? nil : nearestPlace(inCountry: country, latitude: latitude, longitude: longitude)
+            return landAnswer(country: country, place: found, latitude: latitude, longitude: longitude)
         case .sea(let answer):
             // Open sea, most of the Earth: a prebuilt answer, shared.
             return PlaceDescription(strings: seaAnswers[answer], latitude: latitude, longitude: longitude, radius: 0)
@@ -105,7 +109,8 @@ extension PlacesDatabase {
             hit = polygonHit(mixedCell: nil, row: row, column: column, latitude: latitude, longitude: longitude)
         }
         if hit.surface == .land, let country = hit.polygonCountry {
-            return landAnswer(country: country, place: hit.place, latitude: latitude, longitude: longitude)
+            let found = hit.place.map { (place: $0, municipality: hit.locality ?? $0) }
+            return landAnswer(country: country, place: found, latitude: latitude, longitude: longitude)
         }
         if hit.surface == .sea, let water = hit.water {
             let strings = seaAnswers[CellEntries.seaAnswerIndex(water: water, longitude: longitude)]
@@ -125,28 +130,47 @@ extension PlacesDatabase {
 
     /// On land in `country`: the nearest place within reach (`place`), else (deserts, ice, tundra) the
     /// country's prebuilt answer.
-    private func landAnswer(country: Int, place: Int?, latitude: Double, longitude: Double) -> PlaceDescription {
+    private func landAnswer(
+        country: Int, place: (place: Int, municipality: Int)?, latitude: Double, longitude: Double
+    ) -> PlaceDescription {
         if let place {
-            return describe(place: place, latitude: latitude, longitude: longitude)
+            return describe(place: place.place, municipality: place.municipality, latitude: latitude, longitude: longitude)
         }
         return PlaceDescription(strings: countryAnswers[country], latitude: latitude, longitude: longitude, radius: 0)
     }
 
-    /// A place as a placemark: its own country (GeoNames' code, e.g. RE for Réunion), subdivision, zone
-    /// (else its country's), and a circle sized by population.
+    /// A place as a placemark. The locality is the place's municipality (the place itself, or the city a
+    /// district belongs to); the district, when the place is one, is the sub-locality and the name (the most
+    /// precise place known, as Apple's name is).
+    /// Country (GeoNames' code, e.g. RE for Réunion), subdivisions and zone (else its country's) are the
+    /// nearest place's own, and so is the circle, sized by its population (the place `name` names).
     func describe(place: Int, latitude: Double, longitude: Double) -> PlaceDescription {
+        describe(place: place, municipality: tables.placeMunicipality(place), latitude: latitude, longitude: longitude)
+    }
+
+    /// `describe(place:latitude:longitude:)` with the place's municipality already read.
+    func describe(place: Int, municipality: Int, latitude: Double, longitude: Double) -> PlaceDescription {
         let country = tables.placeCountry(place)
         let population = Int(tables.placePopulation(place))
-        let name = tables.string(tables.placeNameRef(place))
-        let subdivision = tables.placeSubdivision(place)
+        let locality = tables.string(tables.placeNameRef(municipality))
+        let district = municipality == place ? nil : tables.string(tables.placeNameRef(place))
         var zone = tables.placeTimeZone(place)
         if zone == PlacesTables.none16 { zone = tables.countryTimeZone(country) }
         return PlaceDescription(
-            name: name, locality: name, administrativeArea: names.subdivision(subdivision),
+            name: district ?? locality, locality: locality, subLocality: district,
+            subAdministrativeArea: secondLevelName(tables.placeSecondLevelSubdivision(place)),
+            administrativeArea: names.subdivision(tables.placeSubdivision(place)),
             country: names.countryNames[country], isoCountryCode: names.countryCodes[country],
             timeZoneIdentifier: names.timeZone(zone),
             latitude: latitude, longitude: longitude,
             radius: Self.radius(population: population), population: population)
+    }
+
+    /// A second-level subdivision's name, decoded from the file when asked (~30,000 names: interning them
+    /// all would add milliseconds to opening).
+    @inline(__always)
+    private func secondLevelName(_ index: UInt16) -> String? {
+        index == PlacesTables.none16 ? nil : tables.string(tables.secondLevelNameRef(Int(index)))
     }
 
     /// The circle that stands for a place: 20 m × √population, between 500 m and 30 km (a village of

@@ -8,25 +8,28 @@ import LocationPlaces
 // Reverse geocoding throughput over a file of points, for scripts/bench-places.sh, which runs PyPI
 // reverse_geocoder on the same file in the same run.
 //
-// Usage: corelocation-bench places POINTS [--repeat R] [--countries OUT] [--lookup]
+// Usage: corelocation-bench places POINTS [--repeat R] [--countries OUT] [--lookup | --keys | --density M]
 //   POINTS: little-endian float64 pairs (latitude, longitude), as bench-places.py writes them
 //   OUT: each point's ISO country code (2 bytes, "--" for none), to compare answers with the peer
 //   --lookup: time `reverseLookup` (indexes, no strings) instead of the full `reverseGeocode` answer
+//   --keys: time `localityKey`; --density M: time `populationNear` with a radius of M metres
 // or:    corelocation-bench places-once LAT LON   (open the database, answer once: time to first answer)
 
 func runPlacesBenchmark(_ arguments: [String]) -> Never {
     guard let path = arguments.first else { placesUsage("missing POINTS file") }
     var repeats = 3
     var countriesPath: String?
-    var lookupOnly = false
+    var lookupOnly = false, keysOnly = false
+    var densityRadius: Double?
     var it = arguments.dropFirst().makeIterator()
     while let flag = it.next() {
-        if flag == "--lookup" {
-            lookupOnly = true
+        if flag == "--lookup" || flag == "--keys" {
+            if flag == "--lookup" { lookupOnly = true } else { keysOnly = true }
             continue
         }
         guard let value = it.next() else { placesUsage("missing value for \(flag)") }
         switch flag {
+        case "--density": densityRadius = Double(value)
         case "--repeat": repeats = Int(value) ?? 0
         case "--countries": countriesPath = value
         default: placesUsage("unknown option \(flag)")
@@ -36,6 +39,21 @@ func runPlacesBenchmark(_ arguments: [String]) -> Never {
 
     let database = openPlaces()
     let points = readPoints(path)
+    if keysOnly {
+        timeQueries("swift-LocationPlaces-localityKey", points, repeats: repeats) { _, latitude, longitude, _ in
+            let key = database.localityKey(latitude: latitude, longitude: longitude)
+            return (key != nil, key?.locality != nil)
+        }
+        exit(0)
+    }
+    if let densityRadius {
+        // "with_locality" counts points with anyone within the radius.
+        timeQueries("swift-LocationPlaces-populationNear", points, repeats: repeats) { _, latitude, longitude, _ in
+            let people = database.populationNear(latitude: latitude, longitude: longitude, radius: densityRadius)
+            return (true, people > 0)
+        }
+        exit(0)
+    }
     if lookupOnly {
         // The index-only path: what the answer costs before any string is made.
         timeQueries("swift-LocationPlaces-lookup", points, repeats: repeats) { _, latitude, longitude, _ in

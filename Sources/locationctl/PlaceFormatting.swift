@@ -3,10 +3,10 @@ import LocationPlaces
 
 /// The text and JSON forms of a place shared by `reverse` and `geocode`, in `CLPlacemark`'s terms.
 enum PlaceFormatting {
-    /// `Berlin, Berlin, Germany (DE) · Europe/Berlin · 52.52000, 13.40500`.
+    /// `Mitte, Berlin, Berlin, Germany (DE) · Europe/Berlin · 52.52000, 13.40500` (district first, when there is one).
     static func line(_ place: PlaceDescription, locale: Locale) -> String {
         var names: [String] = []
-        for case let value? in [place.name, place.locality, place.ocean, place.inlandWater]
+        for case let value? in [place.subLocality, place.name, place.locality, place.ocean, place.inlandWater]
         where !names.contains(value) {
             names.append(value)
         }
@@ -27,6 +27,7 @@ enum PlaceFormatting {
 
         var name: String?
         var locality: String?
+        var subLocality: String?
         var subAdministrativeArea: String?
         var administrativeArea: String?
         var country: String?
@@ -40,7 +41,8 @@ enum PlaceFormatting {
 
     static func placemark(_ place: PlaceDescription, locale: Locale) -> Placemark {
         Placemark(
-            name: place.name, locality: place.locality, subAdministrativeArea: place.subAdministrativeArea,
+            name: place.name, locality: place.locality, subLocality: place.subLocality,
+            subAdministrativeArea: place.subAdministrativeArea,
             administrativeArea: place.administrativeArea, country: place.country(in: locale),
             isoCountryCode: place.isoCountryCode, timeZone: place.timeZoneIdentifier, ocean: place.ocean,
             inlandWater: place.inlandWater,

@@ -27,14 +27,16 @@ struct CLGeocoderKnownAnswerTests {
         #expect(placemark.location?.coordinate.latitude == 52.52437, "reverse geocoding keeps the queried point")
     }
 
-    @Test func theLocalityIsTheNearestPopulatedPlaceEvenADistrict() async throws {
-        // Documented difference: Apple answers locality "Berlin" (subLocality "Mitte") here. GeoNames lists
-        // Berlin's districts as populated places, and the locality is the nearest one (the rule);
-        // the subdivision still names the city-state.
+    @Test func aDistrictIsTheSubLocalityOfItsCity() async throws {
+        // As Apple answers: locality "Berlin", subLocality "Mitte". GeoNames lists Berlin's districts as
+        // populated places; the nearest one is a section of Berlin (docs/places-database.md).
         let berlin = try await reverse(52.52, 13.405)
-        #expect(berlin.locality == "Mitte")
+        #expect(berlin.locality == "Berlin")
+        #expect(berlin.subLocality == "Mitte")
+        #expect(berlin.name == "Mitte")
         #expect(berlin.administrativeArea == "State of Berlin")
         #expect(berlin.isoCountryCode == "DE")
+        #expect(berlin.addressDictionary?["SubLocality"] as? String == "Mitte")
     }
 
     @Test func countriesInTheLocale() async throws {

@@ -77,13 +77,29 @@ import TestSupport
 
     @Test func aFutureVersionIsUnsupported() throws {
         var builder = PlacesFileBuilder.minimal()
-        builder.version = 2
+        builder.version = 3
         let error = try openError(builder.bytes())
-        guard case .unsupportedVersion(_, 2)? = error else {
-            Issue.record("expected .unsupportedVersion(2), got \(String(describing: error))")
+        guard case .unsupportedVersion(_, 3)? = error else {
+            Issue.record("expected .unsupportedVersion(3), got \(String(describing: error))")
             return
         }
-        #expect(error?.description.contains("version 2") == true)
+        #expect(error?.description.contains("version 3") == true)
+    }
+
+    /// Version 1 kept no municipalities: its reserved bytes would make every place the first one's district.
+    @Test func versionOneIsUnsupported() throws {
+        var builder = PlacesFileBuilder.minimal()
+        builder.version = 1
+        guard case .unsupportedVersion(_, 1)? = try openError(builder.bytes()) else {
+            Issue.record("expected .unsupportedVersion(1)")
+            return
+        }
+    }
+
+    @Test func secondLevelSubdivisionsForEveryPlace() throws {
+        var builder = PlacesFileBuilder.minimal()
+        builder.replace("PAD2", with: le16(0) + le16(0))
+        try expectCorrupt(builder.bytes(), mentioning: ["PAD2 has 2 entries for 1 places"])
     }
 
     @Test func aDirectoryLongerThanTheFileIsCorrupt() throws {
@@ -133,7 +149,8 @@ import TestSupport
 
     @Test func aLengthThatIsNotWholeRecordsIsCorrupt() throws {
         var builder = PlacesFileBuilder.minimal()
-        builder.replace("PLCE", with: builder.sections[5].bytes + [0, 0, 0])
+        let plce = builder.sections.firstIndex { $0.tag == "PLCE" }!
+        builder.replace("PLCE", with: builder.sections[plce].bytes + [0, 0, 0])
         try expectCorrupt(builder.bytes(), mentioning: ["PLCE", "35 bytes", "32-byte records"])
     }
 
@@ -160,6 +177,9 @@ import TestSupport
         ("PLCE", 14, le16(3), "PLCE[0] subdivision"),
         ("PLCE", 24, le16(9), "PLCE[0] time zone"),
         ("PLCE", 12, [3], "PLCE[0] split axis"),
+        ("PLCE", 28, le32(1), "PLCE[0] municipality"),
+        ("PAD2", 0, le16(1), "PAD2[0]"),
+        ("ADM2", 0, le16(1), "ADM2[0] country"),
         ("ADM1", 0, le16(1), "ADM1[0] country"),
         ("CTRY", 12, le32(2), "CTRY[0] places"),
         ("CTRY", 8, le32(0xFFFF_FFFF), "CTRY[0] places"),
@@ -209,7 +229,7 @@ import TestSupport
             #expect(try openError(bytes) != nil)
             // Garbage behind a valid magic and version.
             if length >= 16 {
-                bytes.replaceSubrange(0..<12, with: Array("CLPLACES".utf8) + le32(1))
+                bytes.replaceSubrange(0..<12, with: Array("CLPLACES".utf8) + le32(PlacesFileDirectory.version))
                 let error = try openError(bytes)
                 guard case .corrupt? = error else {
                     Issue.record("garbage of \(length) bytes behind a valid header gave \(String(describing: error))")

@@ -3,7 +3,7 @@
 /// Writes small `places.bin` files by the format's rules (docs/places-database.md), to test the reader's
 /// validation with files that are valid, or broken in one precise way.
 struct PlacesFileBuilder {
-    var version: UInt32 = 1
+    var version: UInt32 = 2
     var sections: [(tag: String, bytes: [UInt8])]
 
     /// One country "TL" (Testland) with one place, Alpha (5,000 people) at 10.1°N 10.1°E, in the whole
@@ -17,6 +17,7 @@ struct PlacesFileBuilder {
             return ref
         }
         let country = string("Testland"), zone = string("Etc/UTC"), region = string("North Region")
+        let county = string("Alpha County")
         let name = string("Alpha"), key = string("alpha")
         let vector = PlacesTables.unitVector(latitude: 10.1, longitude: 10.1)
 
@@ -34,8 +35,10 @@ struct PlacesFileBuilder {
             ("CTRY", Array("TL".utf8) + le16(0) + le32(country) + le32(0) + le32(1)),
             ("TZNS", le32(zone)),
             ("ADM1", le16(0) + le16(0) + le32(region)),
+            ("ADM2", le16(0) + le16(0) + le32(county)),
             ("PLCE", leFloat(vector.x) + leFloat(vector.y) + leFloat(vector.z) + [0, 0] + le16(0) + le32(5000)
-                + le32(name) + le16(0) + le16(0) + [0, 0, 0, 0]),
+                + le32(name) + le16(0) + le16(0) + le32(0)),
+            ("PAD2", le16(0)),
             ("NIDX", le32(key) + le32(0)),
             ("GRID", grid),
             ("CELL", le32(0) + le16(1) + le16(0)),

