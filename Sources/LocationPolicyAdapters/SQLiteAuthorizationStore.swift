@@ -244,6 +244,10 @@ public final class SQLiteAuthorizationStore: AuthorizationStore {
         if created { logger.debug("authorization store created", metadata: ["path": "\(fileURL.path)"]) }
     }
 
+    /// How often a migration that lost a race with another process's is tried again: once per
+    /// migration another process may be running is enough.
+    private static let migrationAttempts = 5
+
     /// Brings a new or older file to the current schema; refuses newer and foreign ones.
     private func prepareSchema(_ queue: DatabaseQueue) throws {
         switch try queue.read(AuthorizationSchema.state) {
@@ -254,12 +258,18 @@ public final class SQLiteAuthorizationStore: AuthorizationStore {
         case .foreign:
             throw foreignSchema()
         case .empty, .behind:
-            do {
-                try AuthorizationSchema.migrator.migrate(queue)
-            } catch {
-                // Two processes creating the store at once: the loser's migration fails because the
-                // winner's tables exist. That is success.
-                guard try queue.read(AuthorizationSchema.state) == .current else { throw error }
+            // Several processes may migrate at once. Each migration is its own transaction, so one
+            // that read an older state fails on tables another has made meanwhile; it tries again
+            // from what the file holds now, until the file is current (by whoever migrated it).
+            for attempt in 1...Self.migrationAttempts {
+                do {
+                    try AuthorizationSchema.migrator.migrate(queue)
+                    return
+                } catch {
+                    let state = try queue.read(AuthorizationSchema.state)
+                    if state == .current { return }
+                    if attempt == Self.migrationAttempts || state != .behind && state != .empty { throw error }
+                }
             }
         }
     }
