@@ -25,7 +25,7 @@ public enum AuthorizationRules {
         guard effective.servicesEnabled else {
             return .ignored(reason: "Location Services are switched off for this device")
         }
-        guard let whenInUse = info.whenInUseUsageDescription, !whenInUse.isEmpty else {
+        guard let whenInUse = info.whenInUseUsageDescription ?? info.legacyUsageDescription, !whenInUse.isEmpty else {
             return .missingUsageDescription(key: "NSLocationWhenInUseUsageDescription")
         }
         let preciseByDefault = !info.defaultAccuracyReduced
@@ -38,7 +38,7 @@ public enum AuthorizationRules {
                 app: app, kind: .initial, level: .whenInUse,
                 usageDescription: whenInUse, preciseByDefault: preciseByDefault))
         case .always:
-            let always = info.alwaysAndWhenInUseUsageDescription ?? info.alwaysUsageDescription
+            let always = info.alwaysAndWhenInUseUsageDescription ?? info.alwaysUsageDescription ?? info.legacyUsageDescription
             guard let always, !always.isEmpty else {
                 return .missingUsageDescription(key: "NSLocationAlwaysAndWhenInUseUsageDescription")
             }

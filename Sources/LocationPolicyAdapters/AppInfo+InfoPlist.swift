@@ -11,6 +11,7 @@ extension AppInfo {
         public static let whenInUseUsageDescription = "NSLocationWhenInUseUsageDescription"
         public static let alwaysAndWhenInUseUsageDescription = "NSLocationAlwaysAndWhenInUseUsageDescription"
         public static let alwaysUsageDescription = "NSLocationAlwaysUsageDescription"
+        public static let legacyUsageDescription = "NSLocationUsageDescription"
         public static let defaultAccuracyReduced = "NSLocationDefaultAccuracyReduced"
         public static let temporaryUsageDescriptionDictionary = "NSLocationTemporaryUsageDescriptionDictionary"
         public static let requireExplicitServiceSession = "NSLocationRequireExplicitServiceSession"
@@ -38,7 +39,8 @@ extension AppInfo {
             temporaryUsageDescriptions: reader.stringDictionary(Key.temporaryUsageDescriptionDictionary) ?? [:],
             requiresExplicitServiceSession: (reader.bool(Key.requireExplicitServiceSession) ?? false)
                 || (reader.bool(Key.requireExplicitServiceSessionAlternate) ?? false),
-            backgroundModes: reader.stringArray(Key.backgroundModes) ?? []
+            backgroundModes: reader.stringArray(Key.backgroundModes) ?? [],
+            legacyUsageDescription: reader.string(Key.legacyUsageDescription)
         )
     }
 

@@ -136,6 +136,9 @@ public struct AppInfo: Sendable, Equatable {
     public var alwaysAndWhenInUseUsageDescription: String?
     /// Deprecated key (iOS 8–10); accepted for Always requests like Apple's own docs still suggest.
     public var alwaysUsageDescription: String?
+    /// `NSLocationUsageDescription`: macOS's one usage description (and iOS's before iOS 8),
+    /// accepted for both levels when the level's own key is absent, so ported macOS apps work.
+    public var legacyUsageDescription: String?
     public var defaultAccuracyReduced: Bool
     public var temporaryUsageDescriptions: [String: String]
     public var requiresExplicitServiceSession: Bool
@@ -146,7 +149,7 @@ public struct AppInfo: Sendable, Equatable {
         whenInUseUsageDescription: String? = nil, alwaysAndWhenInUseUsageDescription: String? = nil,
         alwaysUsageDescription: String? = nil, defaultAccuracyReduced: Bool = false,
         temporaryUsageDescriptions: [String: String] = [:], requiresExplicitServiceSession: Bool = false,
-        backgroundModes: [String] = []
+        backgroundModes: [String] = [], legacyUsageDescription: String? = nil
     ) {
         self.bundleIdentifier = bundleIdentifier
         self.displayName = displayName
@@ -157,5 +160,6 @@ public struct AppInfo: Sendable, Equatable {
         self.temporaryUsageDescriptions = temporaryUsageDescriptions
         self.requiresExplicitServiceSession = requiresExplicitServiceSession
         self.backgroundModes = backgroundModes
+        self.legacyUsageDescription = legacyUsageDescription
     }
 }

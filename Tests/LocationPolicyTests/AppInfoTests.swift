@@ -14,6 +14,7 @@ import Testing
         "NSLocationWhenInUseUsageDescription": "Shows the forecast where you are.",
         "NSLocationAlwaysAndWhenInUseUsageDescription": "Warns you of storms where you are.",
         "NSLocationAlwaysUsageDescription": "Legacy always text.",
+        "NSLocationUsageDescription": "macOS text.",
         "NSLocationDefaultAccuracyReduced": true,
         "NSLocationTemporaryUsageDescriptionDictionary": ["Radar": "Shows the radar at your street."],
         "NSLocationRequireExplicitServiceSession": true,
@@ -26,7 +27,7 @@ import Testing
         alwaysAndWhenInUseUsageDescription: "Warns you of storms where you are.",
         alwaysUsageDescription: "Legacy always text.", defaultAccuracyReduced: true,
         temporaryUsageDescriptions: ["Radar": "Shows the radar at your street."],
-        requiresExplicitServiceSession: true, backgroundModes: ["location", "fetch"])
+        requiresExplicitServiceSession: true, backgroundModes: ["location", "fetch"], legacyUsageDescription: "macOS text.")
 
     @Test func readsEveryKeyFromADictionary() {
         #expect(AppInfo(infoDictionary: Self.complete) == Self.expectedComplete)

@@ -54,6 +54,24 @@ import Testing
         #expect(!AuthorizationRules.evaluate(.always, app: app, info: noAlways, record: nil, effective: effective(.notDetermined)).isIgnored)
     }
 
+    @Test(arguments: [AuthorizationLevel.whenInUse, .always])
+    func macOSsOneUsageDescriptionServesBothLevels(level: AuthorizationLevel) {
+        let macApp = AppInfo(legacyUsageDescription: "Shows where your photos were taken.")
+        guard case .prompt(let request) = AuthorizationRules.evaluate(level, app: app, info: macApp, record: nil, effective: effective(.notDetermined)) else {
+            Issue.record("expected a prompt")
+            return
+        }
+        #expect(request.usageDescription == "Shows where your photos were taken.")
+        // The level's own key wins when both are there.
+        var both = info
+        both.legacyUsageDescription = "Old text."
+        if case .prompt(let own) = AuthorizationRules.evaluate(level, app: app, info: both, record: nil, effective: effective(.notDetermined)) {
+            #expect(own.usageDescription != "Old text.")
+        } else {
+            Issue.record("expected a prompt")
+        }
+    }
+
     @Test func alwaysUpgradeIsOfferedOnceAndNeverAfterAllowOnce() {
         let upgrade = AuthorizationRules.evaluate(.always, app: app, info: info, record: record(.authorizedWhenInUse), effective: effective(.authorizedWhenInUse))
         guard case .prompt(let request) = upgrade else {
