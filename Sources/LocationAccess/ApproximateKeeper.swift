@@ -29,13 +29,23 @@ final class ApproximateKeeper {
     /// none can exist) and its generation.
     func observe(_ fix: Fix, appID: String, now: Date) -> (report: ApproximateHistory.Report, generation: UInt64)? {
         var entry = apps[appID] ?? Entry(history: storage.load(appID: appID, logger: logger), generation: 1)
-        if entry.history.observe(fix, regions: regions, now: now) {
-            entry.generation += 1
-            do {
-                try storage.save(entry.history, appID: appID)
-            } catch {
-                // The limit still holds in this run; only a restart would forget this report.
-                logger.error("could not save an app's approximate-location history", metadata: ["app": "\(appID)", "error": "\(error)"])
+        var probe = entry.history
+        if probe.observe(fix, regions: regions, now: now) {
+            // About to report: another process of the app (each with its own in-process service when
+            // no locationd runs) may have reported meanwhile, and its report counts too.
+            let stored = storage.load(appID: appID, logger: logger)
+            if let theirs = stored.recentReports.last, entry.history.recentReports.last.map({ theirs > $0 }) ?? true {
+                entry.history = stored
+                entry.generation += 1
+            }
+            if entry.history.observe(fix, regions: regions, now: now) {
+                entry.generation += 1
+                do {
+                    try storage.save(entry.history, appID: appID)
+                } catch {
+                    // The limit still holds in this run; only a restart would forget this report.
+                    logger.error("could not save an app's approximate-location history", metadata: ["app": "\(appID)", "error": "\(error)"])
+                }
             }
         }
         apps[appID] = entry

@@ -42,7 +42,7 @@ func chordLength(metres: Double) -> Double {
 }
 
 private struct NearestSearch {
-    static let leafSize = 16
+    static let leafSize = 32
     /// `w` is 0; `squaredDistance` leaves out the `w` lane, which in `PlaceVectors` is the split axis.
     let target: SIMD4<Float>
     var bestSquared: Float

@@ -91,6 +91,37 @@ import TestSupport
         #expect(learned.count == 1, "\(learned)")
     }
 
+    @Test func twoProcessesOfTheAppEachWithItsOwnServiceShareOneLimit() throws {
+        // Without locationd each process runs the service itself; their histories meet in the store.
+        let storage = MemoryApproximateStorage()
+        let regions = try Self.placeRegions()
+        // Two different drives at once (the device is one, but the processes see different sources
+        // here, so that without the shared limit they would learn different positions).
+        let worlds = try ["sim:freeway-drive", "sim:city-drive"].map { spec in
+            LocationTestHarness(
+                sources: [try SourceSpec(spec).makeSource(speed: nil)], answer: .allowWhileUsing(precise: false),
+                approximateRegions: regions, approximateStorage: storage)
+        }
+        let delegates = worlds.map { world in
+            world.run { () -> (RecordingDelegate, CLLocationManager) in
+                let delegate = RecordingDelegate()
+                let manager = CLLocationManager()
+                manager.delegate = delegate
+                manager.pausesLocationUpdatesAutomatically = false
+                manager.requestWhenInUseAuthorization()
+                manager.startUpdatingLocation()
+                return (delegate, manager)
+            }
+        }
+        for _ in 0..<60 {
+            for world in worlds { world.advance(by: 60, step: 5) }
+        }
+        let positions = Set(delegates.flatMap { $0.0.locations.map(Self.position) })
+        #expect(delegates.allSatisfy { !$0.0.locations.isEmpty })
+        #expect(positions.count <= 4, "\(positions)")
+        for (_, manager) in delegates { manager.stopUpdatingLocation() }
+    }
+
     @Test func averagingAThousandFixesOfAStillUserComesNoCloserThanOne() throws {
         let truth = (latitude: 48.137_1, longitude: 11.575_4)
         let world = LocationTestHarness(
