@@ -14,10 +14,10 @@ extension PlacesTables {
         inCountry country: Int, to target: SIMD3<Float>, maxChord: Float, vectors: PlaceVectors
     ) -> (place: Int, municipality: Int)? {
         let start = countryPlaceStart(country)
-        var search = NearestSearch(target: SIMD4(target, 0), bestSquared: maxChord * maxChord, places: places)
+        var search = NearestSearch(target: SIMD4(target, 0), bestSquared: maxChord * maxChord)
         search.visit(vectors, start, start + countryPlaceCount(country))
         guard let best = search.best else { return nil }
-        return (best, search.bestMunicipality)
+        return (best, placeMunicipality(best))
     }
 
     /// In single precision, like the stored vectors (0.1 µrad, under a metre): `cosf`/`sinf` cost a
@@ -46,35 +46,39 @@ private struct NearestSearch {
     /// `w` is 0; `squaredDistance` leaves out the `w` lane, which in `PlaceVectors` is the split axis.
     let target: SIMD4<Float>
     var bestSquared: Float
+    /// Only the index: the search reads nothing from `PLCE`. Reading each best-so-far's record as it was
+    /// found (to overlap the answer's load with the search) made every improvement a cache miss that
+    /// the processor's reorder window could not hide — nearly half of the search's time near places.
     var best: Int?
-    /// `PLCE`, whose `municipality` of each best-so-far is read as soon as it is found: the load of the
-    /// answer's record then overlaps the rest of the search instead of following it (a cache miss saved
-    /// on the answer's path, which reads the record next).
-    let places: UnsafeRawPointer
-    var bestMunicipality = 0
 
-    init(target: SIMD4<Float>, bestSquared: Float, places: UnsafeRawPointer) {
+    init(target: SIMD4<Float>, bestSquared: Float) {
         self.target = target
         self.bestSquared = bestSquared
-        self.places = places
     }
 
     @inline(__always)
     private mutating func improve(_ index: Int, _ squared: Float) {
         bestSquared = squared
         best = index
-        bestMunicipality = Int(PlacesTables.u32(places, index * 32 + 28))
     }
 
     /// Depth is log2 of a country's place count (≤ 18), so recursion is cheap and allocation-free.
     mutating func visit(_ vectors: PlaceVectors, _ lo: Int, _ hi: Int) {
         // A small subtree is contiguous in `PlaceVectors`: scanning it beats descending it (no branches
-        // mispredicted, the same four cache lines either way).
+        // mispredicted, and consecutive cache lines the processor fetches ahead). 32 measured faster near
+        // places than 8, 16 or 64.
         if hi - lo <= Self.leafSize {
+            // Selects, not a branch per point: which point of a leaf improves is unpredictable, and a
+            // mispredicted branch costs as much as the distance computations of several points.
+            var leafBest = -1
+            var leafSquared = bestSquared
             for index in lo..<hi {
                 let squared = Self.squaredDistance(target, vectors[index])
-                if squared < bestSquared { improve(index, squared) }
+                let closer = squared < leafSquared
+                leafSquared = closer ? squared : leafSquared
+                leafBest = closer ? index : leafBest
             }
+            if leafBest >= 0 { improve(leafBest, leafSquared) }
             return
         }
         let mid = lo + (hi - lo) / 2

@@ -150,27 +150,32 @@ extension PlacesDatabase {
 
     /// `describe(place:latitude:longitude:)` with the place's municipality already read.
     func describe(place: Int, municipality: Int, latitude: Double, longitude: Double) -> PlaceDescription {
+        // Every record the answer needs is read before any string is made: the loads are cache misses at
+        // random in the file, and issued together they overlap, where reading each as its string was made
+        // waited for them one after another (municipality name, PAD2, ADM2, its name: the answer's cost).
+        let localityRef = tables.placeNameRef(municipality)
+        let districtRef = municipality == place ? PlacesTables.none32 : tables.placeNameRef(place)
+        let secondLevel = tables.placeSecondLevelSubdivision(place)
+        let subdivision = tables.placeSubdivision(place)
         let country = tables.placeCountry(place)
         let population = Int(tables.placePopulation(place))
-        let locality = tables.string(tables.placeNameRef(municipality))
-        let district = municipality == place ? nil : tables.string(tables.placeNameRef(place))
         var zone = tables.placeTimeZone(place)
         if zone == PlacesTables.none16 { zone = tables.countryTimeZone(country) }
+        let localityBytes = tables.stringBytes(localityRef)
+        let districtBytes = districtRef == PlacesTables.none32 ? nil : tables.stringBytes(districtRef)
+        let secondLevelBytes = secondLevel == PlacesTables.none16
+            ? nil : tables.stringBytes(tables.secondLevelNameRef(Int(secondLevel)))
+
+        let locality = String(decoding: localityBytes, as: UTF8.self)
+        let district = districtBytes.map { String(decoding: $0, as: UTF8.self) }
         return PlaceDescription(
             name: district ?? locality, locality: locality, subLocality: district,
-            subAdministrativeArea: secondLevelName(tables.placeSecondLevelSubdivision(place)),
-            administrativeArea: names.subdivision(tables.placeSubdivision(place)),
+            subAdministrativeArea: secondLevelBytes.map { String(decoding: $0, as: UTF8.self) },
+            administrativeArea: names.subdivision(subdivision),
             country: names.countryNames[country], isoCountryCode: names.countryCodes[country],
             timeZoneIdentifier: names.timeZone(zone),
             latitude: latitude, longitude: longitude,
             radius: Self.radius(population: population), population: population)
-    }
-
-    /// A second-level subdivision's name, decoded from the file when asked (~30,000 names: interning them
-    /// all would add milliseconds to opening).
-    @inline(__always)
-    private func secondLevelName(_ index: UInt16) -> String? {
-        index == PlacesTables.none16 ? nil : tables.string(tables.secondLevelNameRef(Int(index)))
     }
 
     /// The circle that stands for a place: 20 m × √population, between 500 m and 30 km (a village of
