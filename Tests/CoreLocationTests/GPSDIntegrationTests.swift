@@ -53,7 +53,8 @@ struct GPSDIntegrationTests {
 
     /// Lets gpsfake feed once gpsd has its device open for the source's watch, and ready.
     static func releaseWhenWatched(_ fake: GPSFake) async throws {
-        try #require(await eventually(timeout: .seconds(10)) { fake.deviceIsOpen }, "gpsd opens the device for the watch; \(fake.errors)")
+        // Generous: in a full parallel run gpsd starts slowly; the resumption delay is measured separately.
+        try #require(await eventually(timeout: .seconds(20)) { fake.deviceIsOpen }, "gpsd opens the device for the watch; \(fake.errors)")
         try #require(fake.waitUntilReady(), "gpsd answers a watch; \(fake.errors)")
         fake.release()
     }
