@@ -8,16 +8,6 @@ import Testing
 @Suite(.serialized) struct MapApproximateBrowserTests {
     private typealias Colour = MapBrowserTests.Colour
 
-    private func found(_ colour: Colour, near point: MapPoint, radius: Int, in image: PNGImage) -> Bool {
-        let x0 = Int(point.x.rounded()), y0 = Int(point.y.rounded())
-        for y in (y0 - radius)...(y0 + radius) where y >= 0 && y < image.height {
-            for x in (x0 - radius)...(x0 + radius) where x >= 0 && x < image.width {
-                if colour.matches(image[x, y]) { return true }
-            }
-        }
-        return false
-    }
-
     @Test(.enabled(if: Chromium.path != nil, "chromium is not installed (apt-get install chromium): the map is not checked in a browser"))
     func aBrowserDrawsTheReportedPointsAndTheirCircles() throws {
         let temporary = try TemporaryDirectory()
@@ -30,11 +20,11 @@ import Testing
         let purple = Colour(SVGMap.Colour.approximate)
         for (index, region) in approximate.regions.enumerated() {
             let point = map.projection.point(latitude: region.latitude, longitude: region.longitude)
-            #expect(found(purple, near: point, radius: 2, in: image), "region \(index + 1): no diamond at its reported point")
+            #expect(MapBrowserTests.found(purple, near: point, radius: 2, in: image), "region \(index + 1): no diamond at its reported point")
             // The dashed outline: its colour at most of 24 points round it (gaps and overlaps aside).
             let outline = map.projection.groundCircle(latitude: region.latitude, longitude: region.longitude,
                                                       radius: region.radius, count: 24)
-            let seen = outline.filter { found(purple, near: $0, radius: 3, in: image) }.count
+            let seen = outline.filter { MapBrowserTests.found(purple, near: $0, radius: 3, in: image) }.count
             #expect(seen >= 10, "region \(index + 1): outline seen at \(seen) of 24 points")
         }
     }

@@ -55,7 +55,7 @@ enum Chromium {
     }
 
     /// Whether a pixel of `colour` lies within `radius` pixels of (x, y).
-    private func found(_ colour: Colour, near point: MapPoint, radius: Int = 2, in image: PNGImage) -> Bool {
+    static func found(_ colour: Colour, near point: MapPoint, radius: Int = 2, in image: PNGImage) -> Bool {
         let x0 = Int(point.x.rounded()), y0 = Int(point.y.rounded())
         for y in (y0 - radius)...(y0 + radius) where y >= 0 && y < image.height {
             for x in (x0 - radius)...(x0 + radius) where x >= 0 && x < image.width {
@@ -85,11 +85,11 @@ enum Chromium {
         let stroke = Colour(SVGMap.Colour.fence), fill = Colour(SVGMap.Colour.fence).overWhite(0.18)
         for fence in drive.fences {
             let outline = projection.groundCircle(latitude: fence.latitude, longitude: fence.longitude, radius: fence.radius, count: 4)
-            let onOutline = outline.filter { found(stroke, near: $0, in: image) }.count
+            let onOutline = outline.filter { Self.found(stroke, near: $0, in: image) }.count
             #expect(onOutline >= 3, "\(fence.identifier): outline seen at \(onOutline) of 4 points")
             let centre = projection.point(latitude: fence.latitude, longitude: fence.longitude)
             let inside = projection.groundCircle(latitude: fence.latitude, longitude: fence.longitude, radius: fence.radius * 0.6, count: 8)
-            let filled = (inside + [centre]).filter { found(fill, near: $0, radius: 3, in: image) }.count
+            let filled = (inside + [centre]).filter { Self.found(fill, near: $0, radius: 3, in: image) }.count
             #expect(filled >= 3, "\(fence.identifier): fill seen at \(filled) of 9 points")
         }
 
@@ -97,7 +97,7 @@ enum Chromium {
         let track = Colour(SVGMap.Colour.track)
         let samples = stride(from: 0, to: drive.fixes.count, by: 10).map { drive.fixes[$0] }
         let onTrack = samples.filter {
-            found(track, near: projection.point(latitude: $0.latitude, longitude: $0.longitude), in: image)
+            Self.found(track, near: projection.point(latitude: $0.latitude, longitude: $0.longitude), in: image)
         }.count
         #expect(Double(onTrack) >= 0.8 * Double(samples.count), "track seen at \(onTrack) of \(samples.count) fixes")
 
@@ -106,7 +106,7 @@ enum Chromium {
         var seen: [MapEvent.Kind: Int] = [:]
         for event in drive.events {
             let point = projection.point(latitude: event.latitude, longitude: event.longitude)
-            if found(event.kind == .enter ? enter : exit, near: point, radius: 3, in: image) { seen[event.kind, default: 0] += 1 }
+            if Self.found(event.kind == .enter ? enter : exit, near: point, radius: 3, in: image) { seen[event.kind, default: 0] += 1 }
         }
         let enters = drive.events.filter { $0.kind == .enter }.count, exits = drive.events.count - enters
         #expect(enters > 0 && exits > 0)
