@@ -1,7 +1,7 @@
 // libFuzzer target for the plaintext of a persisted approximate-location file (what
 // ApproximationStore reads once a sealed file has opened): built by scripts/fuzz-approximate.sh
 // with the format's files of Sources/LocationPersistence (ApproximationFileFormat,
-// StoredApproximation: Foundation only). The sealing is left out: a file that opens is exactly what
+// StoredApproximation, StrictDecoding: Foundation only). The sealing is left out: a file that opens is exactly what
 // reaches the decoder.
 //
 // Errors are fine; besides crashes and AddressSanitizer reports, it traps when a file that decoded

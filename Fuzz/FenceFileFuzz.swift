@@ -1,6 +1,6 @@
 // libFuzzer target for the plaintext of a persisted fence file (what FenceStore reads once a sealed
 // file has opened): built by scripts/fuzz-fences.sh together with the format's files of
-// Sources/LocationPersistence (FenceFileFormat, FenceFileDTOs, FenceFileError, StoredFences: no
+// Sources/LocationPersistence (FenceFileFormat, FenceFileDTOs, FenceFileError, StoredFences, StrictDecoding: no
 // crypto, no logging) against LocationProtocol built as its own module. The sealing is left out: a
 // file that opens is exactly what reaches the decoder, and authentication is not what is fuzzed.
 //

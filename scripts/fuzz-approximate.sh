@@ -6,7 +6,7 @@
 #
 # The format's files use Foundation only, so the target compiles them with the fuzz entry point:
 #   swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name ApproximationFileFuzz \
-#       Sources/LocationPersistence/{ApproximationFileFormat,StoredApproximation}.swift \
+#       Sources/LocationPersistence/{ApproximationFileFormat,StoredApproximation,StrictDecoding}.swift \
 #       Fuzz/ApproximationFileFuzz.swift -o .build-fuzz/approximate-fuzz
 # then runs it for RUNS inputs from a corpus of valid files and near misses (written into a
 # temporary directory) and the dictionary Fuzz/approximate.dict. A crash, a sanitizer report or a
@@ -20,6 +20,7 @@ shift || true
 mkdir -p .build-fuzz
 swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name ApproximationFileFuzz \
     Sources/LocationPersistence/ApproximationFileFormat.swift Sources/LocationPersistence/StoredApproximation.swift \
+    Sources/LocationPersistence/StrictDecoding.swift \
     Fuzz/ApproximationFileFuzz.swift -o .build-fuzz/approximate-fuzz
 
 CORPUS="$(mktemp -d)"

@@ -11,7 +11,7 @@
 #       -module-name LocationProtocol Sources/LocationProtocol/*.swift   (into .build-fuzz/fences/)
 #   swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name FenceFileFuzz \
 #       -I .build-fuzz/fences -L .build-fuzz/fences -lLocationProtocol \
-#       Sources/LocationPersistence/{FenceFileFormat,FenceFileDTOs,FenceFileError,StoredFences}.swift \
+#       Sources/LocationPersistence/{FenceFileFormat,FenceFileDTOs,FenceFileError,StoredFences,StrictDecoding}.swift \
 #       Fuzz/FenceFileFuzz.swift -o .build-fuzz/fences-fuzz
 # then runs it for RUNS inputs (-runs=RUNS) from a corpus of valid files and near misses (written
 # below into a temporary directory: the repository is never written, except .build-fuzz/) and the
@@ -32,7 +32,7 @@ swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name FenceFileFuzz 
     -I "$BUILD" -L "$BUILD" -lLocationProtocol \
     Sources/LocationPersistence/FenceFileFormat.swift Sources/LocationPersistence/FenceFileDTOs.swift \
     Sources/LocationPersistence/FenceFileError.swift Sources/LocationPersistence/StoredFences.swift \
-    Fuzz/FenceFileFuzz.swift -o .build-fuzz/fences-fuzz
+    Sources/LocationPersistence/StrictDecoding.swift Fuzz/FenceFileFuzz.swift -o .build-fuzz/fences-fuzz
 
 CORPUS="$(mktemp -d)"
 trap 'rm -rf "$CORPUS"' EXIT

@@ -97,8 +97,7 @@ public enum ApproximationFileFormat {
         }
 
         init(from decoder: any Decoder) throws {
-            try refuseUnknownKeys(decoder, known: CodingKeys.allCases.map(\.rawValue))
-            let container = try decoder.container(keyedBy: CodingKeys.self)
+            let container = try decoder.strictContainer(keyedBy: CodingKeys.self)
             app = try container.decode(String.self, forKey: .app)
             format = try container.decode(String.self, forKey: .format)
             version = try container.decode(Int.self, forKey: .version)
@@ -127,29 +126,13 @@ public enum ApproximationFileFormat {
         }
 
         init(from decoder: any Decoder) throws {
-            try refuseUnknownKeys(decoder, known: CodingKeys.allCases.map(\.rawValue))
-            let container = try decoder.container(keyedBy: CodingKeys.self)
+            let container = try decoder.strictContainer(keyedBy: CodingKeys.self)
             region = try container.decode(String.self, forKey: .region)
             latitude = try container.decode(Double.self, forKey: .latitude)
             longitude = try container.decode(Double.self, forKey: .longitude)
             radius = try container.decode(Double.self, forKey: .radius)
             timestamp = try container.decode(Double.self, forKey: .timestamp)
             simulated = try container.decode(Bool.self, forKey: .simulated)
-        }
-    }
-
-    private struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
-    private static func refuseUnknownKeys(_ decoder: any Decoder, known: [String]) throws {
-        let container = try decoder.container(keyedBy: AnyKey.self)
-        if let unknown = container.allKeys.first(where: { !known.contains($0.stringValue) }) {
-            throw DecodingError.dataCorruptedError(
-                forKey: unknown, in: container, debugDescription: "unknown key \(unknown.stringValue)")
         }
     }
 }
