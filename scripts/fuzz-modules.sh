@@ -19,6 +19,8 @@ for name in "$@"; do
         extra=(-package-name swift_log)
     else
         sources="Sources/$name"
+        # The project's modules share `package` declarations, as in SwiftPM's build.
+        extra=(-package-name corelocation)
     fi
     mapfile -t files < <(find "$sources" -name '*.swift' | sort)
     swiftc -emit-module -emit-library -static -parse-as-library -sanitize=fuzzer,address -O \

@@ -51,18 +51,26 @@ public struct SourceConfiguration: Sendable, Equatable {
             } catch {
                 throw SourceConfigurationError(origin: file.path, line: nil, reason: "cannot read it: \(error.localizedDescription)")
             }
-            var entries: [(String, Int?)] = []
-            for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                let content = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-                let spec = content.trimmingCharacters(in: .whitespaces)
-                if !spec.isEmpty { entries.append((spec, index + 1)) }
-            }
-            guard !entries.isEmpty else {
-                throw SourceConfigurationError(origin: file.path, line: nil, reason: "names no source")
-            }
-            return try parse(entries, origin: file.path)
+            return try parse(fileText: text, origin: file.path)
         }
         return nil
+    }
+
+    /// Parses a sources file's contents: one spec per line, blank lines and `#` comments ignored.
+    ///
+    /// - Throws: `SourceConfigurationError` naming `origin` and the line of the first spec that does
+    ///   not parse, or saying the file names no source.
+    public static func parse(fileText text: String, origin: String) throws(SourceConfigurationError) -> SourceConfiguration {
+        var entries: [(String, Int?)] = []
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let content = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            let spec = content.trimmingCharacters(in: .whitespaces)
+            if !spec.isEmpty { entries.append((spec, index + 1)) }
+        }
+        guard !entries.isEmpty else {
+            throw SourceConfigurationError(origin: origin, line: nil, reason: "names no source")
+        }
+        return try parse(entries, origin: origin)
     }
 
     private static func parse(_ entries: [(String, Int?)], origin: String) throws(SourceConfigurationError) -> SourceConfiguration {
