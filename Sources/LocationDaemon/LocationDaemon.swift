@@ -25,7 +25,13 @@ public final class LocationDaemon: Sendable {
         var server: any Channel
         var socketInode: ino_t
         var keeper: LastLocationKeeper?
+        var socketWatch: RepeatedTask?
     }
+
+    /// How often the daemon checks that its socket file is still there (seconds): a socket deleted
+    /// under it (a cleaner of /tmp or /run, a careless `rm`) is bound again within this time, so new
+    /// apps can connect; apps already connected never notice.
+    static let socketCheckInterval: Int64 = 2
 
     private let running = Locked<Running?>(nil)
 
@@ -63,7 +69,10 @@ public final class LocationDaemon: Sendable {
             keeper = LastLocationKeeper(storage: storage, engine: engine, interval: configuration.lastLocationSaveInterval, logger: logger)
             keeper?.start()
         }
-        running.withLock { $0 = Running(group: group, server: server, socketInode: inode, keeper: keeper) }
+        let watch = group.next().scheduleRepeatedTask(
+            initialDelay: .seconds(Self.socketCheckInterval), delay: .seconds(Self.socketCheckInterval)
+        ) { [weak self] _ in self?.rebindIfSocketVanished() }
+        running.withLock { $0 = Running(group: group, server: server, socketInode: inode, keeper: keeper, socketWatch: watch) }
         logger.info("listening", metadata: [
             "socket": "\(configuration.socketPath)", "instance": "\(configuration.instance)",
             "sources": "\(configuration.sources.map(\.descriptor.name).joined(separator: ", "))",
@@ -77,6 +86,7 @@ public final class LocationDaemon: Sendable {
             defer { state = nil }
             return state
         }) else { return }
+        state.socketWatch?.cancel()
         try? state.server.close().wait()
         SocketFile(path: configuration.socketPath, instance: configuration.instance).remove(inode: state.socketInode)
         for channel in registry.openChannels {
@@ -92,6 +102,50 @@ public final class LocationDaemon: Sendable {
         try? state.group.syncShutdownGracefully()
         state.keeper?.stop()
         logger.info("stopped", metadata: ["socket": "\(configuration.socketPath)"])
+    }
+
+    /// Binds the socket again when its file is gone (runs on an event loop, so it never waits). A path
+    /// taken by something else meanwhile (another daemon's socket, a file) is left alone.
+    ///
+    /// The old listener is closed first: closing a listening Unix socket unlinks its path, which
+    /// would delete the new socket's file if it were bound already.
+    private func rebindIfSocketVanished() {
+        guard let state = running.withLock({ $0 }) else { return }
+        var status = stat()
+        guard lstat(configuration.socketPath, &status) != 0, errno == ENOENT else { return }
+        logger.warning("the socket file was deleted; binding it again", metadata: ["socket": "\(configuration.socketPath)"])
+        let socket = SocketFile(path: configuration.socketPath, instance: configuration.instance)
+        state.server.close().whenComplete { _ in
+            do {
+                try socket.prepare(logger: self.logger)
+            } catch {
+                self.logger.error("cannot bind the socket again", metadata: ["error": "\(error)"])
+                return
+            }
+            self.bootstrap(state.group).bind(unixDomainSocketPath: self.configuration.socketPath, cleanupExistingSocketFile: false)
+                .whenComplete { result in self.adopt(result, socket: socket) }
+        }
+    }
+
+    /// Makes a newly bound listener the daemon's, or closes it when the daemon stopped meanwhile.
+    private func adopt(_ result: Result<any Channel, any Error>, socket: SocketFile) {
+        do {
+            let server = try result.get()
+            let inode = try socket.finishBinding()
+            let adopted = running.withLock { running -> Bool in
+                guard running != nil else { return false }
+                running?.server = server
+                running?.socketInode = inode
+                return true
+            }
+            guard adopted else {
+                server.close(promise: nil)
+                return
+            }
+            logger.info("listening again", metadata: ["socket": "\(configuration.socketPath)"])
+        } catch {
+            logger.error("cannot bind the socket again", metadata: ["error": "\(error)"])
+        }
     }
 
     private func bootstrap(_ group: MultiThreadedEventLoopGroup) -> ServerBootstrap {
