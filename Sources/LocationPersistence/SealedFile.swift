@@ -19,7 +19,7 @@ public struct SealedFile: Sendable {
     }
 
     /// Seals `plaintext` with a fresh random nonce and replaces the file with it; creates the
-    /// directory (0700) when missing.
+    /// directory (0700) and the key's file when missing.
     public func write(_ plaintext: Data) throws {
         let sealed = try AES.GCM.seal(plaintext, using: key.key, authenticating: associatedData)
         // Only nil for nonces of another size than 12 bytes, which seal never makes.
@@ -27,6 +27,7 @@ public struct SealedFile: Sendable {
             throw PersistenceError.io(path: url.path, operation: "seal", errno: EINVAL)
         }
         try PrivateFiles.makePrivateDirectory(url.deletingLastPathComponent().path)
+        try key.restoreFileIfMissing()
         try combined.withUnsafeBytes { bytes in
             try PrivateFiles.replace(url.path, with: bytes)
         }

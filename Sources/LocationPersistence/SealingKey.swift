@@ -15,8 +15,13 @@ public struct SealingKey: Sendable {
     static let byteCount = 32
 
     let key: SymmetricKey
+    /// The file the key was loaded from or saved to.
+    let path: String
 
-    private init(_ key: SymmetricKey) { self.key = key }
+    private init(_ key: SymmetricKey, path: String) {
+        self.key = key
+        self.path = path
+    }
 
     /// Loads the key at `url`, or creates it (and its directory) when there is none. Two processes
     /// creating it at once end up with the same key: the file appears complete or not at all, and
@@ -33,7 +38,7 @@ public struct SealingKey: Sendable {
         }
         if created {
             Logger(label: "corelocation.persistence").notice("created a sealing key", metadata: ["path": "\(path)"])
-            return SealingKey(key)
+            return SealingKey(key, path: path)
         }
         guard let winner = try load(path) else {
             throw PersistenceError.io(path: path, operation: "open a key created meanwhile", errno: ENOENT)
@@ -54,6 +59,20 @@ public struct SealingKey: Sendable {
             try PrivateFiles.readFully(fd, into: bytes, path: path)
         }
         guard count == byteCount else { throw PersistenceError.badKeySize(path: path, size: Int64(count)) }
-        return SealingKey(SymmetricKey(data: buffer[0..<byteCount]))
+        return SealingKey(SymmetricKey(data: buffer[0..<byteCount]), path: path)
+    }
+
+    /// Writes the key to its file again when the file is gone (its state directory was removed while
+    /// the service ran), so that what is sealed with it next can be opened after a restart. A file
+    /// that is there — even another key, made meanwhile — is left alone.
+    /// - Throws: ``PersistenceError`` when the directory or the file cannot be made.
+    func restoreFileIfMissing() throws {
+        var status = stat()
+        guard lstat(path, &status) != 0, errno == ENOENT else { return }
+        try PrivateFiles.makePrivateDirectory((path as NSString).deletingLastPathComponent)
+        let created = try key.withUnsafeBytes { bytes in try PrivateFiles.createExclusively(path, with: bytes) }
+        if created {
+            Logger(label: "corelocation.persistence").warning("the sealing key's file was gone; wrote it again", metadata: ["path": "\(path)"])
+        }
     }
 }

@@ -27,6 +27,20 @@ import Testing
         }
     }
 
+    @Test func aSaveAfterTheDirectoryWasRemovedWritesTheKeyAgain() throws {
+        try withTemporaryDirectory { root in
+            let state = root.appendingPathComponent("state")
+            let store = try LastLocationStore(directory: state)
+            try store.save(Self.berlin)
+            try FileManager.default.removeItem(at: state)
+            try store.save(Self.berlin)
+            // A later daemon creates no new key: the one the location was sealed with is there.
+            #expect(try LastLocationStore(directory: state).load() == Self.berlin)
+            let mode = try FileManager.default.attributesOfItem(atPath: state.appendingPathComponent("key").path)[.posixPermissions] as? Int
+            #expect(mode == 0o600)
+        }
+    }
+
     @Test func nonFiniteValuesSurvive() throws {
         try withTemporaryDirectory { root in
             let store = try LastLocationStore(directory: root)
