@@ -218,6 +218,7 @@ let package = Package(
             "locationctl", "locationd", "corelocation-example", "corelocation-async-example",
             "LocationProtocol", "LocationCore", "LocationGeodesy",
             "LocationPolicy", "LocationPolicyAdapters", "LocationDaemonClient", "LocationPlaces", "LocationApproximation",
+            "LocationPersistence",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
     ],
