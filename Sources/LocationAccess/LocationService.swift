@@ -26,6 +26,10 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
     var database = AuthorizationDatabase()
     var storeError: String?
     private var lastToken: StoreChangeToken?
+    /// Set while another process holds the store's lock (see ``reloadStore(force:)``).
+    private var storeLocked = false
+    /// The database as last read by the loop, for readers on other threads while the store is locked.
+    private let lastRead = Locked<AuthorizationDatabase?>(nil)
     private var pendingPrompts: Set<String> = []
     /// Apps with a temporary full accuracy prompt showing (see LocationService+TemporaryFullAccuracy).
     var temporaryFullAccuracyPrompts: Set<String> = []
@@ -162,9 +166,21 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
         let token = store.changeToken()
         guard force || token != lastToken else { return }
         lastToken = token
+        if token.isLocked {
+            noteStoreLocked("another connection holds its lock")
+            return
+        }
         do {
-            database = try store.read()
+            database = try store.readWithoutWaiting()
+            lastRead.withLock { [database] in $0 = database }
             storeError = nil
+            if storeLocked {
+                storeLocked = false
+                logger.notice("the authorization store is free again")
+            }
+        } catch let error as AuthorizationStoreError where error.code == .lockFailed {
+            noteStoreLocked("\(error)")
+            return
         } catch {
             if storeError == nil {
                 logger.error("authorization store unreadable; denying all location access until it is fixed",
@@ -176,6 +192,17 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
         // Apps without a connection keep their fences watched (with Always) or not.
         for app in fences.apps where !clients.values.contains(where: { $0.app.id == app }) { updateFences(of: app) }
         for app in Array(visits.keys) where !clients.values.contains(where: { $0.app.id == app }) { updateVisits(of: app) }
+    }
+
+    /// Another process holds the database (an administrator's sqlite3 shell, a backup): nobody can
+    /// change it meanwhile, so the authorizations last read are still the store's; the next poll
+    /// that finds it free reads it again.
+    private func noteStoreLocked(_ reason: String) {
+        lastToken = nil
+        guard !storeLocked else { return }
+        storeLocked = true
+        logger.warning("the authorization store is locked by another process; using the authorizations last read",
+                       metadata: ["reason": "\(reason)"])
     }
 
     /// Tells the fence keeper an app's authorization and whether it runs.
@@ -213,10 +240,19 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
     }
 
     public func currentAuthorization(app: AppIdentity, process: ProcessStamp) -> EffectiveAuthorization {
+        guard let database = try? readStoreWithoutWaiting() else { return Self.failClosed }
+        return database.effectiveAuthorization(for: app.id, isAlive: { $0 == process || self.isAlive($0) }, now: loop.now)
+    }
+
+    /// The store as it is now, without waiting for a lock: while another process holds it (nobody can
+    /// change it meanwhile) the database this service read last. Callable from any thread.
+    /// - Throws: ``AuthorizationStoreError`` when the store cannot be read.
+    public func readStoreWithoutWaiting() throws -> AuthorizationDatabase {
         do {
-            return try store.read().effectiveAuthorization(for: app.id, isAlive: { $0 == process || self.isAlive($0) }, now: loop.now)
-        } catch {
-            return Self.failClosed
+            return try store.readWithoutWaiting()
+        } catch let error as AuthorizationStoreError where error.code == .lockFailed {
+            guard let lastRead = lastRead.withLock({ $0 }) else { throw error }
+            return lastRead
         }
     }
 

@@ -104,9 +104,11 @@ final class DaemonConnectionHandler: ChannelInboundHandler {
         case .request(let request):
             serving.connection.send(request)
         case .settings(let change):
-            serving.writer.send(.settingsResult(applySettings(change, serving.user)))
+            let (writer, user, registry) = (serving.writer, serving.user, registry)
+            Self.storeWork.async { writer.send(.settingsResult(Self.applySettings(change, user, registry))) }
         case .listApps:
-            serving.writer.send(serving.user.listApps())
+            let (writer, user) = (serving.writer, serving.user)
+            Self.storeWork.async { writer.send(user.listApps()) }
         case .listFences:
             serving.user.listFences { serving.writer.send($0) }
         case .registerAgent:
@@ -117,7 +119,13 @@ final class DaemonConnectionHandler: ChannelInboundHandler {
         }
     }
 
-    private func applySettings(_ change: SettingsChange, _ user: UserContext) -> SettingsChangeError? {
+    /// Where `locationctl`'s reads and changes of the authorization store run: a store locked by
+    /// another process makes them wait (up to `SQLiteAuthorizationStore.lockWait`), and an event
+    /// loop that waited would stall every app connected to it. One queue keeps a client's requests
+    /// answered in order.
+    private static let storeWork = DispatchQueue(label: "corelocation.locationd.store")
+
+    private static func applySettings(_ change: SettingsChange, _ user: UserContext, _ registry: UserRegistry) -> SettingsChangeError? {
         guard case .services = change else { return user.apply(change) }
         // The switch is device-wide: only root (or the user the daemon runs as) may flip it.
         guard user.uid == 0 || user.uid == getuid() else {

@@ -53,13 +53,18 @@ public enum IdentityBinding {
     /// A store that cannot be read cannot vouch for the bundle identifier, so the client is then known
     /// by its executable path (everything is denied while the store is broken anyway; this keeps a
     /// stranger from inheriting the app's authorization once the store is fixed).
+    ///
+    /// - Parameter read: how to read the store's database without waiting for a lock, as this runs on
+    ///   an event loop (nil: `store.readWithoutWaiting`). Binding writes, which may wait; it happens
+    ///   once in an app's life.
     public static func resolve(
-        info: AppInfo, executablePath: String, store: any AuthorizationStore, logger: Logger
+        info: AppInfo, executablePath: String, store: any AuthorizationStore,
+        read: (() throws -> AuthorizationDatabase)? = nil, logger: Logger
     ) -> (identity: AppIdentity, info: AppInfo) {
         let claimed = AppIdentityResolver.identity(info: info, executablePath: executablePath)
         guard let bundleID = info.bundleIdentifier else { return (claimed, info) }
         do {
-            var decision = decide(bundleIdentifier: bundleID, executablePath: executablePath, record: try store.read().apps[bundleID])
+            var decision = decide(bundleIdentifier: bundleID, executablePath: executablePath, record: try (read ?? store.readWithoutWaiting)().apps[bundleID])
             if decision == .bind {
                 // Decided again under the store's lock: another client may have bound it meanwhile.
                 try store.update { database in

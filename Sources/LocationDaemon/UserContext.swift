@@ -49,7 +49,8 @@ final class UserContext: Sendable {
     /// Who a connected process is, by the binding rule (``IdentityBinding``).
     func identify(_ process: PeerProcess) -> (identity: AppIdentity, info: AppInfo) {
         let info = process.loadAppInfo(logger: logger)
-        return IdentityBinding.resolve(info: info, executablePath: process.executablePath, store: store, logger: logger)
+        return IdentityBinding.resolve(
+            info: info, executablePath: process.executablePath, store: store, read: service.readStoreWithoutWaiting, logger: logger)
     }
 
     func presenterConnected(_ identity: AppIdentity) {

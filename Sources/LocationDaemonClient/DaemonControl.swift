@@ -7,6 +7,10 @@ import LocationWire
 public enum DaemonControl {
     /// How long each step (welcome, answer) may take.
     public static let defaultTimeout: TimeInterval = 5
+    /// How long the answer to a settings change or the apps list may take: the daemon reads and
+    /// writes the authorization store for it, which waits up to 5 s a statement (twice for a change)
+    /// for another process's lock, then says the store is locked.
+    public static let storeAnswerTimeout: TimeInterval = 15
 
     /// Makes a settings change through the daemon.
     /// - Throws: ``DaemonClientError`` when the daemon cannot be reached or refuses;
@@ -16,7 +20,7 @@ public enum DaemonControl {
     ) throws {
         let exchange = try DaemonExchange(socketPath: socketPath, timeout: timeout)
         defer { exchange.close() }
-        switch try exchange.request(.settings(change), timeout: timeout) {
+        switch try exchange.request(.settings(change), timeout: max(timeout, storeAnswerTimeout)) {
         case .settingsResult(nil):
             return
         case .settingsResult(let failure?):
@@ -35,7 +39,7 @@ public enum DaemonControl {
     ) throws -> AuthorizationDatabase {
         let exchange = try DaemonExchange(socketPath: socketPath, timeout: timeout)
         defer { exchange.close() }
-        switch try exchange.request(.listApps, timeout: timeout) {
+        switch try exchange.request(.listApps, timeout: max(timeout, storeAnswerTimeout)) {
         case .apps(let database):
             return database
         case .appsUnavailable(let failure):

@@ -10,6 +10,10 @@ public protocol AuthorizationStore: AnyObject, Sendable {
     ///   a store that cannot be read never means "allowed".
     func read() throws -> AuthorizationDatabase
 
+    /// ``read()`` without waiting for another process's lock on the store: throws ``AuthorizationStoreError``
+    /// with code `lockFailed` at once instead, for callers on a loop that must not stall.
+    func readWithoutWaiting() throws -> AuthorizationDatabase
+
     /// Reads, lets `body` modify, and writes back, atomically with respect to every other updater.
     ///
     /// Nothing is written when `body` throws or leaves the database unchanged.
@@ -20,6 +24,11 @@ public protocol AuthorizationStore: AnyObject, Sendable {
 
     /// Cheap value that changes whenever the stored data may have changed (for polling).
     func changeToken() -> StoreChangeToken
+}
+
+extension AuthorizationStore {
+    /// Stores without locks between processes never wait.
+    public func readWithoutWaiting() throws -> AuthorizationDatabase { try read() }
 }
 
 /// A cheap fingerprint of a store's state: equal tokens mean "probably unchanged", different tokens
@@ -33,6 +42,9 @@ public struct StoreChangeToken: Sendable, Hashable, CustomStringConvertible {
     package enum Storage: Sendable, Hashable {
         /// `generation` is nil when the file cannot be read as a store (corrupt, not yet initialised).
         case database(device: UInt64, inode: UInt64, size: Int64, modified: Int64, changed: Int64, generation: Int64?)
+        /// Another connection (another process) holds the database's lock: it cannot be read now
+        /// without waiting, and nobody else can change it while the lock lasts.
+        case locked(device: UInt64, inode: UInt64)
         case missing
         case statFailed(errno: Int32)
         case counter(UInt64)
@@ -45,11 +57,18 @@ public struct StoreChangeToken: Sendable, Hashable, CustomStringConvertible {
     /// A token for stores that count their changes.
     public static func counter(_ value: UInt64) -> StoreChangeToken { StoreChangeToken(.counter(value)) }
 
+    /// True when another connection held the store's lock as the token was taken.
+    public var isLocked: Bool {
+        if case .locked = storage { return true }
+        return false
+    }
+
     public var description: String {
         switch storage {
         case let .database(device, inode, size, modified, changed, generation):
             "database(dev \(device), ino \(inode), \(size) bytes, mtime \(modified) ns, ctime \(changed) ns, "
                 + "generation \(generation.map(String.init) ?? "unreadable"))"
+        case let .locked(device, inode): "locked(dev \(device), ino \(inode))"
         case .missing: "missing"
         case let .statFailed(code): "stat failed (errno \(code))"
         case let .counter(value): "counter(\(value))"

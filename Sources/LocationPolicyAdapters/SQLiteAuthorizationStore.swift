@@ -18,12 +18,18 @@ import Darwin
 /// - The directory is created with mode 0700 on the first write, the file with mode 0600 (whatever the
 ///   umask; SQLite gives its journal the database's mode). It holds decisions only, no location.
 /// - ``update(_:)`` is one `BEGIN IMMEDIATE` transaction: atomic against every other updater, thread or
-///   process, which waits up to 5 s for the lock.
+///   process, which waits up to ``lockWait`` for the lock.
 /// - A missing file is an empty database and reading creates nothing. A file that is not a valid store
 ///   (not SQLite, truncated, foreign tables, a schema from a newer version) or cannot be read is an error
 ///   for both ``read()`` and ``update(_:)``: never "allowed", never overwritten.
 public final class SQLiteAuthorizationStore: AuthorizationStore {
     public static let fileName = "authorization.sqlite"
+    /// How long one statement waits for another connection's lock, seconds: updaters queue behind
+    /// each other (a few milliseconds each, with an fsync, far longer on a loaded machine). A lock
+    /// held longer is another process keeping the database (an administrator's `sqlite3` shell, a
+    /// backup) and is reported as such. ``changeToken()`` and ``readWithoutWaiting()`` never wait:
+    /// the service polls them from its delivery loop.
+    public static let lockWait: TimeInterval = 5
     /// Overrides the state directory (see ``defaultDirectory(environment:)``).
     public static let stateDirectoryEnvironmentVariable = "CORELOCATION_STATE_DIR"
 
@@ -61,24 +67,43 @@ public final class SQLiteAuthorizationStore: AuthorizationStore {
     /// This user's apps and the device-wide switch. A store written by an older version is upgraded
     /// in place first.
     public func read() throws -> AuthorizationDatabase {
-        guard let queue = try openDatabase(creating: false) else { return AuthorizationDatabase() }
+        guard let queue = try openDatabase(creating: false)?.queue else { return AuthorizationDatabase() }
         do {
-            let user = self.user
-            let stored: AuthorizationDatabase? = try queue.read { db in
-                switch try AuthorizationSchema.state(db) {
-                case .empty: return AuthorizationDatabase()
-                case .current: return try AuthorizationRows.load(db, user: user)
-                case .behind: return nil
-                case .newer(let unknown): throw self.unsupportedVersion(unknown)
-                case .foreign: throw self.foreignSchema()
-                }
-            }
-            if let stored { return stored }
+            if let stored = try load(queue) { return stored }
             // Written by an older version: upgrade it, then read.
             try prepareSchema(queue)
+            let user = self.user
             return try queue.read { try AuthorizationRows.load($0, user: user) }
         } catch {
             throw storeError(error, writing: false)
+        }
+    }
+
+    /// ``read()`` on a connection that never waits for a lock: while another process holds the
+    /// database it throws `lockFailed` at once. (A file of an older version is upgraded by ``read()``,
+    /// which may wait.)
+    public func readWithoutWaiting() throws -> AuthorizationDatabase {
+        guard let open = try openDatabase(creating: false) else { return AuthorizationDatabase() }
+        let stored: AuthorizationDatabase?
+        do {
+            stored = try load(open.peek)
+        } catch {
+            throw storeError(error, writing: false)
+        }
+        return try stored ?? read()
+    }
+
+    /// This user's database, or nil when the file has the schema of an older version.
+    private func load(_ queue: DatabaseQueue) throws -> AuthorizationDatabase? {
+        let user = self.user
+        return try queue.read { db in
+            switch try AuthorizationSchema.state(db) {
+            case .empty: return AuthorizationDatabase()
+            case .current: return try AuthorizationRows.load(db, user: user)
+            case .behind: return nil
+            case .newer(let unknown): throw self.unsupportedVersion(unknown)
+            case .foreign: throw self.foreignSchema()
+            }
         }
     }
 
@@ -86,7 +111,7 @@ public final class SQLiteAuthorizationStore: AuthorizationStore {
     /// connections are not reentrant); other store objects on the same file just wait for the lock.
     @discardableResult
     public func update(_ body: (inout AuthorizationDatabase) throws -> Void) throws -> AuthorizationDatabase {
-        guard let queue = try openDatabase(creating: true) else {
+        guard let queue = try openDatabase(creating: true)?.queue else {
             throw AuthorizationStoreError(code: .writeFailed, path: fileURL.path, reason: "the file disappeared while opening it")
         }
         let user = self.user
@@ -138,8 +163,16 @@ public final class SQLiteAuthorizationStore: AuthorizationStore {
         }
         // A file that cannot be opened or has no settings yet still has a stat: its token changes when
         // it is replaced or repaired.
-        let open = status.isRegularFile ? try? queue(for: status) : nil
-        let generation = try? open?.read { try AuthorizationRows.generation($0) }
+        let open = status.isRegularFile ? try? connections(for: status) : nil
+        let generation: Int64?
+        do {
+            // Asked several times a second from the service's delivery loop: never waits for a lock.
+            generation = try open?.peek.read { try AuthorizationRows.generation($0) }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
+            return StoreChangeToken(.locked(device: status.device, inode: status.inode))
+        } catch {
+            generation = nil
+        }
         return StoreChangeToken(.database(
             device: status.device, inode: status.inode, size: status.size,
             modified: status.modifiedNanoseconds, changed: status.changedNanoseconds, generation: generation))
@@ -149,6 +182,8 @@ public final class SQLiteAuthorizationStore: AuthorizationStore {
 
     private struct OpenDatabase {
         var queue: DatabaseQueue
+        /// A second connection to the same file that never waits for a lock (see ``readWithoutWaiting()``).
+        var peek: DatabaseQueue
         var device: UInt64
         var inode: UInt64
     }
@@ -166,7 +201,7 @@ public final class SQLiteAuthorizationStore: AuthorizationStore {
     /// The connection to the file at `fileURL` now, reopened when the file was replaced. Nil when there
     /// is no file and `creating` is false; with `creating`, the directory (0700) and an empty file (0600)
     /// are created first.
-    private func openDatabase(creating: Bool) throws -> DatabaseQueue? {
+    private func openDatabase(creating: Bool) throws -> OpenDatabase? {
         let path = fileURL.path
         var status = try fileStatus()
         if status == nil {
@@ -182,24 +217,30 @@ public final class SQLiteAuthorizationStore: AuthorizationStore {
             throw AuthorizationStoreError(code: .unreadable, path: path, reason: "not a regular file")
         }
         do {
-            return try queue(for: status)
+            return try connections(for: status)
         } catch {
             throw storeError(error, writing: creating)
         }
     }
 
-    private func queue(for status: POSIXFile.Status) throws -> DatabaseQueue {
+    private func connections(for status: POSIXFile.Status) throws -> OpenDatabase {
         try connection.withLock { open in
-            if let open, open.device == status.device, open.inode == status.inode { return open.queue }
+            if let open, open.device == status.device, open.inode == status.inode { return open }
             open = nil
             var configuration = Configuration()
-            configuration.busyMode = .timeout(5)
+            configuration.busyMode = .timeout(Self.lockWait)
             configuration.label = "corelocation.authorization"
-            let queue = try Self.fileAccess.withLock { _ in
-                try DatabaseQueue(path: fileURL.path, configuration: configuration)
+            var peeking = Configuration()
+            peeking.busyMode = .immediateError
+            peeking.label = "corelocation.authorization.peek"
+            let opened = try Self.fileAccess.withLock { _ in
+                OpenDatabase(
+                    queue: try DatabaseQueue(path: fileURL.path, configuration: configuration),
+                    peek: try DatabaseQueue(path: fileURL.path, configuration: peeking),
+                    device: status.device, inode: status.inode)
             }
-            open = OpenDatabase(queue: queue, device: status.device, inode: status.inode)
-            return queue
+            open = opened
+            return opened
         }
     }
 
@@ -308,7 +349,7 @@ public final class SQLiteAuthorizationStore: AuthorizationStore {
             return AuthorizationStoreError(code: .corrupt, path: path, reason: "not the expected tables: \(message)")
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             return AuthorizationStoreError(
-                code: .lockFailed, path: path, reason: "still locked by another writer after 5 s (\(message))")
+                code: .lockFailed, path: path, reason: "locked by another process for longer than \(Self.lockWait) s (\(message)); try again once it lets go")
         case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
             return AuthorizationStoreError(code: .unreadable, path: path, reason: message)
         default:

@@ -96,6 +96,8 @@ final class Child: @unchecked Sendable {
     }
 
     var lines: [String] { collected.withLock { $0.lines.map(\.1) } }
+    /// The lines with the time each arrived.
+    var timedLines: [(Date, String)] { collected.withLock { $0.lines } }
     /// Everything printed so far, including an unfinished last line (a prompt waiting for input).
     var stdoutText: String { collected.withLock { $0.lines.map(\.1).joined(separator: "\n") + "\n" + $0.partial } }
 
