@@ -243,6 +243,9 @@ public final class LocationEngine: @unchecked Sendable {
         case .heading(let sample):
             // Headings reach heading subscribers only.
             deliverHeading(sample)
+        case .beacon:
+            // Beacon sightings reach beacon subscribers only, from a source run for them.
+            break
         case .finished:
             guard let source else { return }
             logger.info("source finished", metadata: ["source": "\(source.descriptor.name)"])
