@@ -18,10 +18,10 @@ cd "$(dirname "$0")/.."
 RUNS="${1:-1000000}"
 shift || true
 
-scripts/fuzz-modules.sh Logging LocationProtocol LocationCore LocationGeodesy LocationNMEA LocationGeomagnetism LocationSources
+scripts/fuzz-modules.sh Logging LocationProtocol LocationCore LocationGeodesy LocationNMEA LocationGeomagnetism SeededRandom LocationSources
 BUILD=.build-fuzz/modules
 swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name ConfigFilesFuzz \
-    -I "$BUILD" -L "$BUILD" -lLocationSources -lLocationGeomagnetism -lLocationNMEA -lLocationGeodesy \
+    -I "$BUILD" -L "$BUILD" -lLocationSources -lSeededRandom -lLocationGeomagnetism -lLocationNMEA -lLocationGeodesy \
     -lLocationCore -lLocationProtocol -lLogging \
     Sources/LocationPolicyAdapters/PromptPolicy.swift Fuzz/ConfigFilesFuzz.swift -o .build-fuzz/config-fuzz
 
@@ -38,6 +38,9 @@ gpx:~/tracks/run @ dawn.gpx@3.5?speed=10
 fixed:-33.8688, 151.2093, 12
 compass:-90
 iio:/sys/bus/iio/devices/iio:device0?mode=buffered'
+sources beacons 'sim:walk
+beacon:E2C56DB5-DFFB-48D2-B060-D0F5A71096E0,1,2,-59@48.8584,2.2945
+beacon:f7826da6-4fa2-4e98-8024-bc5b71e0893e, 65535, 0, -77 @ -33.8568, 151.2153'
 sources replay 'nmea:drive.nmea?pace=max
 nmea:-
 gpsd
