@@ -128,8 +128,8 @@ struct LinkState {
     }
 
     /// An event from the daemon, or nil when the app must not see it (a duplicate, a replayed fix,
-    /// an event of a stream the app has stopped).
-    mutating func received(_ event: ServiceEvent) -> ServiceEvent? {
+    /// an event of a stream the app has stopped). `now` tells a replayed fix from the clock going back.
+    mutating func received(_ event: ServiceEvent, now: Date = Date()) -> ServiceEvent? {
         switch event {
         case .authorizationChanged(let authorization):
             daemon = authorization
@@ -147,7 +147,7 @@ struct LinkState {
             var fresh: [Fix] = []
             fresh.reserveCapacity(fixes.count)
             for fix in fixes {
-                if let last = stream.lastFix, fix.timestamp <= last { continue }
+                if let last = stream.lastFix, ClockStep.isStale(fix.timestamp, after: last, now: now) { continue }
                 fresh.append(fix)
                 stream.lastFix = fix.timestamp
             }

@@ -102,7 +102,7 @@ extension LocationEngine {
         if sample.trueHeading == nil, let fix = lastFix {
             sample.trueHeading = TrueNorth.heading(magnetic: sample.magneticHeading, at: fix, on: sample.timestamp)
         }
-        for state in headingSubscriptions.values where state.isDue(sample) {
+        for state in headingSubscriptions.values where state.isDue(sample, now: loop.now) {
             state.lastDelivered = sample
             state.handler(sample)
         }
@@ -139,9 +139,9 @@ final class HeadingSubscriptionState {
 
     /// The first sample, every sample without a filter, a sample whose validity or true heading's
     /// availability changed, or one that turned by at least the filter.
-    func isDue(_ sample: HeadingSample) -> Bool {
+    func isDue(_ sample: HeadingSample, now: Date) -> Bool {
         guard let last = lastDelivered, request.filter >= 0 else { return true }
-        guard sample.timestamp >= last.timestamp else { return false }
+        guard sample.timestamp >= last.timestamp || ClockStep.wentBack(since: last.timestamp, now: now) else { return false }
         if sample.isValid != last.isValid || (sample.trueHeading == nil) != (last.trueHeading == nil) { return true }
         return TrueNorth.separation(sample.magneticHeading, last.magneticHeading) >= request.filter
     }

@@ -335,7 +335,8 @@ public final class LocationEngine: @unchecked Sendable {
     /// The first fix, or one at least 500 m and five minutes from the last delivered.
     private func isSignificant(_ fix: Fix, after last: Fix?) -> Bool {
         guard let last else { return true }
-        guard fix.timestamp.timeIntervalSince(last.timestamp) >= UpdateRequest.significantInterval else { return false }
+        guard fix.timestamp.timeIntervalSince(last.timestamp) >= UpdateRequest.significantInterval
+            || ClockStep.wentBack(since: last.timestamp, now: loop.now) else { return false }
         return Geodesic.wgs84.distance(
             latitude1: last.latitude, longitude1: last.longitude, latitude2: fix.latitude, longitude2: fix.longitude
         ) >= UpdateRequest.significantDistance
@@ -369,7 +370,7 @@ public final class LocationEngine: @unchecked Sendable {
 
     private func deliverIfDue(_ fix: Fix, _ fixes: [Fix], to state: SubscriptionState) {
         if let last = state.lastDelivered {
-            guard fix.timestamp > last.timestamp else { return }
+            guard !ClockStep.isStale(fix.timestamp, after: last.timestamp, now: loop.now) else { return }
             let filter = effectiveDistanceFilter(state.request)
             if filter > 0 {
                 let moved = Geodesic.wgs84.distance(

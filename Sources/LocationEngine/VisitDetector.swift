@@ -74,11 +74,18 @@ public struct VisitDetector: Sendable {
         return stay.count > 1 ? parameters.formingInterval : parameters.movingInterval
     }
 
-    /// Takes the next fix (timestamps increasing; older ones are ignored) and returns the visits it
-    /// completes: an arrival (no departure), a departure (both times), or nothing.
+    /// Takes the next fix (timestamps increasing; a repeated or slightly older one is ignored) and
+    /// returns the visits it completes: an arrival (no departure), a departure (both times), or nothing.
+    ///
+    /// A fix older than the last by more than ``ClockStep/tolerance`` means the system clock went
+    /// back: the stay's times move back with it, as if no time passed at the step, so the dwell
+    /// under way goes on instead of waiting for the clock to catch up.
     public mutating func observe(_ fix: Fix) -> [Visit] {
         guard fix.hasValidPosition else { return [] }
-        if let lastTime, fix.timestamp <= lastTime { return [] }
+        if let lastTime, fix.timestamp <= lastTime {
+            guard lastTime.timeIntervalSince(fix.timestamp) > ClockStep.tolerance else { return [] }
+            shiftTimes(by: fix.timestamp.timeIntervalSince(lastTime))
+        }
         defer { lastTime = fix.timestamp }
         guard var current = stay else {
             stay = Stay(first: fix, arrival: estimatedArrival(of: fix))
@@ -109,6 +116,17 @@ public struct VisitDetector: Sendable {
         return visits
     }
 
+    /// Moves every time kept by `delta` seconds.
+    private mutating func shiftTimes(by delta: TimeInterval) {
+        stay?.shift(by: delta)
+        outside = outside.map { fix in
+            var shifted = fix
+            shifted.timestamp += delta
+            return shifted
+        }
+        lastTime = lastTime.map { $0 + delta }
+    }
+
     /// The arrival of a stay whose first fix is `fix`: nil when nothing came before it.
     private func estimatedArrival(of fix: Fix) -> Date? {
         guard let lastTime else { return nil }
@@ -130,9 +148,9 @@ extension VisitDetector {
         let anchorLatitude: Double
         let anchorLongitude: Double
         let metresPerDegreeLongitude: Double
-        let first: Date
+        var first: Date
         /// The estimated arrival, nil when the stay was under way before detection started.
-        let arrival: Date?
+        var arrival: Date?
         var lastInside: Date
         var count = 0
         var sumEast = 0.0
@@ -151,6 +169,12 @@ extension VisitDetector {
             self.arrival = arrival
             lastInside = fix.timestamp
             add(fix)
+        }
+
+        mutating func shift(by delta: TimeInterval) {
+            first += delta
+            arrival = arrival.map { $0 + delta }
+            lastInside += delta
         }
 
         /// When the stay's time counts from for the dwell: its estimated arrival when known.

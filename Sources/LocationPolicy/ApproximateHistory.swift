@@ -48,6 +48,8 @@ public struct ApproximateHistory: Sendable, Equatable {
 
     /// Takes a precise fix in at time `now`; returns whether a new report was made (the history changed).
     public mutating func observe(_ fix: Fix, regions: any ApproximateRegions, now: Date) -> Bool {
+        // Reports dated after now (the clock went back) count from now on as made at the step.
+        recentReports = Self.clamped(recentReports, to: now)
         let region = regions.region(latitude: fix.latitude, longitude: fix.longitude, previous: current?.region)
         if let current, current.region.id == region.id { return false }
         guard mayReport(at: now) else { return false }
@@ -57,11 +59,18 @@ public struct ApproximateHistory: Sendable, Equatable {
     }
 
     /// Whether a new report may be made at `now`. A clock that went back since the last report
-    /// makes the wait longer, never shorter.
+    /// makes the wait longer, never shorter: a report dated after `now` counts as made now (and
+    /// ``observe(_:regions:now:)`` keeps it so, making the wait one interval from the step).
     public func mayReport(at now: Date) -> Bool {
-        if let last = recentReports.last, now.timeIntervalSince(last) < Self.minimumInterval { return false }
+        let reports = Self.clamped(recentReports, to: now)
+        if let last = reports.last, now.timeIntervalSince(last) < Self.minimumInterval { return false }
         // A closed hour: reports 15 minutes apart would otherwise put five in [t, t + 1 h].
-        let inTheLastHour = recentReports.filter { now.timeIntervalSince($0) <= 3600 }
+        let inTheLastHour = reports.filter { now.timeIntervalSince($0) <= 3600 }
         return inTheLastHour.count < Self.reportsPerHour
+    }
+
+    /// Report times after `now` (the clock went back since) moved to `now`.
+    private static func clamped(_ reports: [Date], to now: Date) -> [Date] {
+        reports.map { min($0, now) }
     }
 }

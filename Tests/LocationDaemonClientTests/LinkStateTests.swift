@@ -86,6 +86,18 @@ import Testing
         #expect(state.welcomed(.whenInUse).resend.isEmpty, "Always is asked once")
     }
 
+    @Test func fixesOlderThanTheLastGoOnWhenTheClockWentBack() {
+        var state = Self.connected()
+        _ = state.appSent(.startUpdates(1, Self.continuous))
+        let last = Fix.at(3600).timestamp
+        #expect(state.received(.stream(1, .locations([.at(3600)])), now: last) != nil)
+        // The clock went back an hour: the last fix lies in the future of now.
+        let now = last.addingTimeInterval(-3600 + 1)
+        #expect(state.received(.stream(1, .locations([.at(1)])), now: now) == .stream(1, .locations([.at(1)])))
+        #expect(state.received(.stream(1, .locations([.at(1)])), now: now) == nil, "a repeat is still one")
+        #expect(state.received(.stream(1, .locations([.at(2)])), now: now) != nil)
+    }
+
     @Test func replayedAndOlderFixesAreDroppedPerStream() {
         var state = Self.connected()
         _ = state.appSent(.startUpdates(1, Self.continuous))

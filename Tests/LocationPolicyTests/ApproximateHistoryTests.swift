@@ -62,6 +62,27 @@ import Testing
         }
     }
 
+    @Test func aClockStepBackLengthensTheWaitByAtMostOneInterval() {
+        var history = ApproximateHistory()
+        do {
+            let reported = history.observe(fix(10, 20, at: 0), regions: grid, now: Self.start)
+            #expect(reported)
+        }
+        // The clock goes back an hour: the last report now lies in the future. A fix in the same
+        // region comes at the step.
+        let stepped = Self.start.addingTimeInterval(-3600 + 60)
+        do {
+            let reported = history.observe(fix(10, 20, at: 0), regions: grid, now: stepped)
+            #expect(!reported)
+        }
+        #expect(!history.mayReport(at: stepped), "never sooner than the interval")
+        #expect(!history.mayReport(at: stepped.addingTimeInterval(14 * 60)))
+        #expect(history.mayReport(at: stepped.addingTimeInterval(15 * 60)),
+                "the report counts as made at the step, not an hour ahead: the wait is one interval")
+        let reported = history.observe(fix(12, 20, at: 0), regions: grid, now: stepped.addingTimeInterval(15 * 60))
+        #expect(reported)
+    }
+
     @Test func stayingInOneRegionReportsOnce() {
         var history = ApproximateHistory()
         let region = grid.region(latitude: 48.1371, longitude: 11.5754)
@@ -81,17 +102,19 @@ import Testing
             let reported = history.observe(fix(40, -3.7, at: 0), regions: grid, now: Self.start)
             #expect(reported)
         }
-        // Another region, an hour earlier by the clock: no report until the clock has passed the last one.
+        // Another region, an hour earlier by the clock: no report for a whole interval from the step
+        // (the last report counts as made at the step), not for the hour the clock went back.
+        let stepped = Self.start.addingTimeInterval(-3600)
         do {
-            let reported = history.observe(fix(41, -3.7, at: 10), regions: grid, now: Self.start.addingTimeInterval(-3600))
+            let reported = history.observe(fix(41, -3.7, at: 10), regions: grid, now: stepped)
             #expect(!reported)
         }
         do {
-            let reported = history.observe(fix(41, -3.7, at: 20), regions: grid, now: Self.start.addingTimeInterval(60))
+            let reported = history.observe(fix(41, -3.7, at: 20), regions: grid, now: stepped.addingTimeInterval(14 * 60))
             #expect(!reported)
         }
         do {
-            let reported = history.observe(fix(41, -3.7, at: 30), regions: grid, now: Self.start.addingTimeInterval(15 * 60))
+            let reported = history.observe(fix(41, -3.7, at: 30), regions: grid, now: stepped.addingTimeInterval(15 * 60))
             #expect(reported)
         }
     }
