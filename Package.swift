@@ -41,6 +41,7 @@ let package = Package(
         // Layer 1: sources of raw samples (simulation, GPX, NMEA, gpsd).
         .target(name: "LocationSources", dependencies: [
             "LocationProtocol", "LocationCore", "LocationGeodesy", "LocationGeomagnetism", "LocationNMEA",
+            "SeededRandom",  // simulated beacons' seeded signal
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Layer 2: the per-device engine (demand, filters, pausing, single requests).

@@ -75,9 +75,9 @@ extension LocationEngine {
             case .heading(let sample):
                 self.headingEnergy.receivedFix(at: self.loop.now)
                 self.deliverHeading(sample)
-            case .fix, .noFix:
-                // Positions come from the location source; one running for headings alone is not
-                // running for anyone's location.
+            case .fix, .noFix, .beacon:
+                // Positions come from the location source and beacons from the beacon source; one
+                // running for headings alone is not running for anyone's location or ranging.
                 break
             case .finished:
                 self.finishedSources.insert(ObjectIdentifier(source))

@@ -14,6 +14,8 @@ public struct SourceDescriptor: Sendable, Equatable {
         public init(rawValue: UInt8) { self.rawValue = rawValue }
         public static let location = Measurements(rawValue: 1 << 0)
         public static let heading = Measurements(rawValue: 1 << 1)
+        /// Beacon advertisements (a Bluetooth adapter scanning, simulated beacons).
+        public static let beacons = Measurements(rawValue: 1 << 2)
     }
 
     /// The spec the source was made from, e.g. `sim:city-drive`.
@@ -26,9 +28,9 @@ public struct SourceDescriptor: Sendable, Equatable {
     public var powerCost: Double { power.trackingMilliwatts }
     /// Power drawn in each state, for the energy accounting.
     public var power: PowerProfile
-    /// What it reports. The engine runs a source for headings only when it says `.heading`, and for
-    /// locations only when it says `.location`; a receiver that runs for locations passes on any
-    /// heading it happens to report.
+    /// What it reports. The engine runs a source for headings only when it says `.heading`, for
+    /// locations only when it says `.location`, and for beacon ranging only when it says `.beacons`;
+    /// a receiver that runs for locations passes on any heading it happens to report.
     public var measures: Measurements
 
     /// A source drawing `powerCost` milliwatts whenever it runs and nothing when stopped.
@@ -53,7 +55,10 @@ public enum SourceEvent: Sendable, Equatable {
     case fix(Fix)
     /// A new heading sample (a magnetometer, a compass sentence, gpsd's attitude).
     case heading(HeadingSample)
-    /// The source is running but has no position right now (no satellites, device gone, daemon down).
+    /// An advertisement heard from a beacon.
+    case beacon(BeaconSighting)
+    /// The source is running but has no position right now (no satellites, device gone, daemon down);
+    /// from a beacon source: it cannot scan now (adapter off or gone).
     case noFix(reason: String)
     /// The source has nothing more to give (a replayed file reached its end).
     case finished

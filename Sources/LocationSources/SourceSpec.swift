@@ -14,6 +14,7 @@ import Foundation
 /// | `gpsd`, `gpsd://HOST[:PORT]` | `GPSDSource` (default 127.0.0.1:2947; IPv6 in brackets) |
 /// | `compass:DEGREES` | `CompassSource`: a simulated compass reading a fixed magnetic heading (headings only) |
 /// | `iio`, `iio:/sys/bus/iio/devices/iio:deviceN[?mode=buffered]` | `IIOMagnetometerSource`: headings from a magnetometer (the first one found, or that device), sysfs polled or buffered |
+/// | `beacon:UUID,MAJOR,MINOR,POWER@LAT,LON` | a simulated iBeacon at a point, advertising POWER dBm at 1 m; every `beacon:` of a configuration is heard by one `SimulatedBeaconScanner` at the position of the configuration's first `sim:` or `fixed:` source (``makeSources(_:speed:skipping:)``) |
 ///
 /// Options follow the value after a `?` and are joined with `&` (`nmea:drive.nmea?speed=60&checksum=optional`),
 /// so a path cannot contain `?`. `speed=N` replays `sim:`, `gpx:` and recorded `nmea:` logs N times
@@ -38,10 +39,12 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
     /// `devicePath`: the sysfs directory of the magnetometer, nil to discover the first one;
     /// `buffered`: read records from `/dev/iio:deviceN` instead of polling sysfs.
     case iio(devicePath: String? = nil, buffered: Bool = false)
+    /// A simulated beacon; heard through ``makeSources(_:speed:skipping:)`` only.
+    case beacon(SimulatedBeacon)
 
     /// The schemes a spec can start with.
     public enum Scheme: String, CaseIterable, Sendable {
-        case sim, gpx, fixed, nmea, gpsd, compass, iio
+        case sim, gpx, fixed, nmea, gpsd, compass, iio, beacon
 
         /// How to write a spec of this scheme.
         public var usage: String {
@@ -53,6 +56,7 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
             case .gpsd: "gpsd[://HOST[:PORT]]"
             case .compass: "compass:DEGREES"
             case .iio: "iio[:DEVICE][?mode=polled|buffered]"
+            case .beacon: "beacon:UUID,MAJOR,MINOR,POWER@LAT,LON"
             }
         }
 
@@ -65,6 +69,7 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
             case .nmea: "an NMEA 0183 receiver: a serial device (baud default \(SerialPort.defaultBaudRate)), a TCP stream, standard input (-), or a log file replayed (at recorded pace, speed=N: N times as fast; pace=max: as fast as possible)"
             case .gpsd: "the gpsd daemon (default \(GPSDSource.defaultHost):\(GPSDSource.defaultPort)), watched only while locations are needed"
             case .compass: "a simulated compass reading a fixed magnetic heading (combine with a location source: fixed:LAT,LON;compass:DEGREES)"
+            case .beacon: "a simulated iBeacon at LAT,LON advertising POWER dBm at 1 m, heard from the position of a sim: or fixed: source given with it (sim:walk;beacon:…); repeatable"
             case .iio: "headings from a Linux IIO magnetometer (the first under \(IIODiscovery.defaultRoot), or DEVICE), tilt compensated with an accelerometer when there is one; turn the device through all orientations to calibrate it"
             }
         }
@@ -118,6 +123,8 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
             self = try Self.parseCompass(trimmed)
         case .iio:
             self = try Self.parseIIO(trimmed)
+        case .beacon:
+            self = try Self.parseBeacon(trimmed, spec: text)
         }
     }
 
@@ -201,6 +208,7 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
         case .gpsd: .gpsd
         case .compass: .compass
         case .iio: .iio
+        case .beacon: .beacon
         }
     }
 
@@ -215,6 +223,7 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
         case .gpsd(let host, let port): "gpsd://" + TCPOpener.hostPort(host, port)
         case .compass(let heading): "compass:\(heading)"
         case .iio(let devicePath, let buffered): Self.iioDescription(devicePath: devicePath, buffered: buffered)
+        case .beacon(let beacon): Self.beaconDescription(beacon)
         }
     }
 
@@ -225,7 +234,9 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
     ///   own `speed=` (``speed``), else 1. A speed given here wins over the spec's.
     /// - Throws: `SourceSpecError.badSpeed` when `speed` is not a positive finite number; `GPXError` when
     ///   the GPX file cannot be used; `SourceSpecError.unusablePath` or `.optionNotApplicable` when an
-    ///   `nmea:` path is missing, unreadable, or not what its options say.
+    ///   `nmea:` path is missing, unreadable, or not what its options say;
+    ///   `SourceSpecError.beaconWithoutPosition` for `beacon:`, which needs the other specs
+    ///   (``makeSources(_:speed:skipping:)``).
     public func makeSource(speed: Double? = nil) throws -> any LocationSource {
         let speed = speed ?? self.speed ?? 1
         guard speed.isFinite, speed > 0 else { throw SourceSpecError.badSpeed(speed) }
@@ -248,6 +259,8 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
             return CompassSource(magneticHeading: heading, name: description)
         case .iio(let devicePath, let buffered):
             return IIOMagnetometerSource(devicePath: devicePath, mode: buffered ? .buffered() : .polled, name: description)
+        case .beacon:
+            throw SourceSpecError.beaconWithoutPosition
         }
     }
 }

@@ -65,7 +65,7 @@ enum SourceReading {
                     }
                 case .finished:
                     state.finished = true
-                case .noFix, .heading:
+                case .noFix, .heading, .beacon:
                     break
                 }
             }

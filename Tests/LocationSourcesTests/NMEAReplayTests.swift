@@ -44,6 +44,8 @@ import Testing
                 Issue.record("finished too early")
             case .heading:
                 Issue.record("the recording has no heading sentences")
+            case .beacon:
+                Issue.record("an NMEA receiver hears no beacons")
             }
         }
         #expect(recorder.fixes.count == 100)
