@@ -118,6 +118,44 @@ import Testing
         #expect(record.lastEvent.state == .unmonitored && record.lastEvent.conditionUnsupported)
     }
 
+    @Test func scanningRunsOnlyWhileABeaconFenceIsWatched() throws {
+        let (sources, probe) = BeaconTestWorld.probedScanner()
+        let world = LocationTestHarness(sources: sources)
+        try world.setAuthorization(.authorizedWhenInUse)
+        world.run {
+            let delegate = BeaconRecorder()
+            let manager = CLLocationManager()
+            manager.delegate = delegate
+            callDeprecated(StartMonitoringRegion(manager: manager, region: Self.region))
+            world.advance(by: 3)
+            #expect(probe.isRunning)
+            #expect(delegate.regionEvents == ["state door inside"], "\(delegate.regionEvents)")
+            callDeprecated(StopMonitoringRegion(manager: manager, region: Self.region))
+            world.advance(by: 3)
+            #expect(!probe.isRunning, "no beacon fence left: the scanner stops")
+        }
+    }
+
+    /// Conditions kept unsupported by a service without a beacon source are watched by one with it.
+    @Test func aConditionKeptWithoutABeaconSourceIsWatchedOnceOneIsConfigured() async throws {
+        let storage = MemoryFenceStorage()
+        let before = LocationTestHarness(sources: [FixedSource(latitude: BeaconTestWorld.place.latitude,
+                                                               longitude: BeaconTestWorld.place.longitude)],
+                                         fenceStorage: storage)
+        try before.setAuthorization(.authorizedAlways)
+        let unsupported = try await Self.open("later", in: before)
+        await unsupported.add(Self.condition, identifier: "door")
+        before.advance(by: 2)
+        #expect(await unsupported.record(for: "door")?.lastEvent.state == .unmonitored)
+
+        let after = try Self.walkingWorld(authorization: .authorizedAlways, fenceStorage: storage)
+        let monitor = try await Self.open("later", in: after)
+        let recorder = MonitorEventRecorder(monitor.events)
+        after.advance(by: 100)
+        #expect(await recorder.wait { $0.map(\.state) == [.unsatisfied, .satisfied] }, "\(recorder.events.map(\.state))")
+        await recorder.stop()
+    }
+
     /// A monitor in `world`, opened while the world's loop runs.
     static func open(_ name: String, in world: LocationTestHarness) async throws -> CLMonitor {
         let monitor = await world.run {
@@ -140,4 +178,11 @@ private struct RequestRegionState: DeprecatedAPICall {
     let region: CLRegion
     @available(*, deprecated)
     func call() { manager.requestState(for: region) }
+}
+
+private struct StopMonitoringRegion: DeprecatedAPICall {
+    let manager: CLLocationManager
+    let region: CLRegion
+    @available(*, deprecated)
+    func call() { manager.stopMonitoring(for: region) }
 }

@@ -113,6 +113,28 @@ struct DaemonBeaconTests {
         #expect(report == ["7.1 on the manager's thread"], "\(String(describing: report))")
     }
 
+    /// A walk away from a beacon through the daemon, in real time: satisfied while it is heard,
+    /// unsatisfied 30 s after the last advertisement (the device leaves its 60 m range in 3 s).
+    @Test func aBeaconConditionIsSatisfiedThenUnsatisfiedOnAWalkAway() async throws {
+        let start = Date()
+        let beacon = SimulatedBeacon(identity: BeaconIdentity(uuid: Self.uuid, major: 7, minor: 1), measuredPower: -59,
+                                     latitude: Self.place.latitude, longitude: Self.place.longitude)
+        let walker = SimulatedBeaconScanner(beacons: [beacon], device: { now in
+            (Self.place.latitude + 20 * max(0, now.timeIntervalSince(start)) / 111_320, Self.place.longitude)
+        }, name: "walk away")
+        let fixture = try DaemonFixture(sources: [walker])
+        _ = try await Self.client(fixture, .authorizedWhenInUse)
+        let monitor = await DaemonMonitorTests.monitor("walk", through: DaemonServiceProvider(socketPath: fixture.socketPath))
+        let events = BeaconMonitorRecorder(monitor.events)
+        await monitor.add(CLMonitor.BeaconIdentityCondition(uuid: Self.uuid), identifier: "door")
+        #expect(await events.wait { $0.map(\.state) == [.satisfied] }, "\(events.events.map(\.state))")
+        #expect(await events.wait(seconds: 45) { $0.map(\.state) == [.satisfied, .unsatisfied] }, "\(events.events.map(\.state))")
+        let exit = try #require(events.events.last)
+        let heardFor = exit.date.timeIntervalSince(start)
+        #expect(heardFor > 30 && heardFor < 40, "left at \(heardFor) s: 30 s after the last advertisement, within 3 s of the start")
+        await events.stop()
+    }
+
     /// A beacon condition is satisfied through the daemon, and a restarted daemon restores it.
     @Test func aBeaconConditionIsSatisfiedAndARestartedDaemonRestoresIt() async throws {
         let store = MemoryAuthorizationStore()
@@ -185,8 +207,8 @@ private final class BeaconMonitorRecorder: Sendable {
 
     var events: [CLMonitor.Event] { seen.withLock { $0 } }
 
-    func wait(_ condition: ([CLMonitor.Event]) -> Bool) async -> Bool {
-        await eventually(timeout: .seconds(15)) { condition(events) }
+    func wait(seconds: Int = 15, _ condition: ([CLMonitor.Event]) -> Bool) async -> Bool {
+        await eventually(timeout: .seconds(seconds)) { condition(events) }
     }
 
     func stop() async {
