@@ -60,16 +60,12 @@ final class FenceKeeper: @unchecked Sendable {
         self.logger = logger
         self.publishRegions = publishRegions
         self.send = send
-        let beaconsWatchable = engine.hasBeaconSources
         for (app, fences) in storage.loadEveryApp(logger: logger) {
             let state = AppState()
             for (group, stored) in fences.groups {
-                let groupState = GroupState(stored)
-                // Beacon conditions kept unmonitored on a system without a beacon source are
-                // watched once one is configured.
-                if beaconsWatchable { groupState.reviveUnsupportedBeacons(now: engine.loop.now) }
-                state.groups[group] = groupState
+                state.groups[group] = GroupState(stored)
             }
+            if engine.hasBeaconSources { reviveUnsupportedBeacons(of: state) }
             appStates[app] = state
             publishRegions(app, state.groups[.regions]?.orderedRecords ?? [])
         }
@@ -77,6 +73,21 @@ final class FenceKeeper: @unchecked Sendable {
 
     /// Apps with fences or connections.
     var apps: [String] { Array(appStates.keys) }
+
+    /// Beacon conditions kept unmonitored because no beacon source existed start unknown now that
+    /// one does, as long as the app stays within its limit (the others stay unmonitored).
+    private func reviveUnsupportedBeacons(of state: AppState) {
+        var monitored = state.groups.values.reduce(0) { $0 + $1.records.values.filter { $0.lastEvent.state != .unmonitored }.count }
+        for group in state.groups.keys.sorted() {
+            guard let groupState = state.groups[group] else { continue }
+            for identifier in groupState.order where monitored < limits.fencesPerApp {
+                guard let record = groupState.records[identifier], case .beacon = record.definition.condition,
+                      record.lastEvent.state == .unmonitored, record.lastEvent.issue == .unsupported else { continue }
+                groupState.records[identifier]?.lastEvent = FenceEvent(identifier: identifier, state: .unknown, date: now)
+                monitored += 1
+            }
+        }
+    }
 
     // MARK: Clients and authorization
 
@@ -495,15 +506,6 @@ private final class GroupState {
     }
 
     var orderedRecords: [FenceRecord] { order.compactMap { records[$0] } }
-
-    /// Beacon conditions kept unmonitored because no beacon source existed start unknown.
-    func reviveUnsupportedBeacons(now: Date) {
-        for (identifier, record) in records {
-            guard case .beacon = record.definition.condition, record.lastEvent.state == .unmonitored,
-                  record.lastEvent.issue == .unsupported else { continue }
-            records[identifier]?.lastEvent = FenceEvent(identifier: identifier, state: .unknown, date: now)
-        }
-    }
 
     /// The records as a client opening the group must first see them. For regions, a fence with
     /// kept crossings shows the state before the first of them, so that the client, replaying

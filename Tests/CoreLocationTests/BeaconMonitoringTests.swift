@@ -156,6 +156,26 @@ import Testing
         await recorder.stop()
     }
 
+    /// Reviving kept conditions respects the app's limit: beyond it they stay unmonitored.
+    @Test func keptConditionsAreWatchedOnlyWithinTheLimit() async throws {
+        let storage = MemoryFenceStorage()
+        let before = LocationTestHarness(sources: [FixedSource(latitude: BeaconTestWorld.place.latitude,
+                                                               longitude: BeaconTestWorld.place.longitude)],
+                                         fenceStorage: storage)
+        try before.setAuthorization(.authorizedAlways)
+        let unsupported = try await Self.open("limited", in: before)
+        await unsupported.add(Self.condition, identifier: "first")
+        await unsupported.add(Self.condition, identifier: "second")
+        before.advance(by: 2)
+
+        let after = LocationTestHarness(sources: BeaconTestWorld.walkPast(), fenceStorage: storage,
+                                        fenceLimits: FenceLimits(fencesPerApp: 1))
+        try after.setAuthorization(.authorizedAlways)
+        let monitor = try await Self.open("limited", in: after)
+        #expect(await monitor.record(for: "first")?.lastEvent.state == .unknown)
+        #expect(await monitor.record(for: "second")?.lastEvent.state == .unmonitored)
+    }
+
     /// A monitor in `world`, opened while the world's loop runs.
     static func open(_ name: String, in world: LocationTestHarness) async throws -> CLMonitor {
         let monitor = await world.run {
