@@ -1,51 +1,49 @@
 import Foundation
-import TestSupport
 import Testing
 
-/// `locationctl beacons`' live mode: a scan a second as JSON lines, only the constraint's beacons,
-/// and clear errors.
+/// `locationctl beacons --decode`: the forms of input it takes, its output and its refusals.
 @Suite struct BeaconsCommandTests {
-    static let uuid = "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"
-    /// A device at a fixed point, beacons 7.1 (2 m away), 7.2 and 8.1.
-    static let source = "fixed:52.52,13.405;beacon:\(uuid),7,1,-59@52.520018,13.405"
-        + ";beacon:\(uuid),7,2,-59@52.52004,13.405;beacon:\(uuid),8,1,-59@52.51997,13.405"
+    /// citruz/beacontools' test_ibeacon advertisement (see IBeaconAdvertisementTests for the origin).
+    static let advertisingData = "02 01 06 1a ff 4c 00 02 15 41 42 43 44 45 46 47 48 49 40 41 42 43 44 45 46 00 01 00 02 f8"
 
-    @Test func jsonLinesShowEachScanWithTheConstraintsBeacons() throws {
-        let output = try run(Executable.locationctl, [
-            "beacons", "--json", "--count", "3", "--uuid", Self.uuid, "--major", "7", "--source", Self.source,
-        ])
+    @Test(arguments: [
+        advertisingData,
+        String(advertisingData.filter { $0 != " " }),
+        "1A:FF:4C:00:02:15:41:42:43:44:45:46:47:48:49:40:41:42:43:44:45:46:00:01:00:02:F8",
+        "4c000215414243444546474849404142434445460001 0002f8",
+        "0x0215414243444546474849404142434445460001 0002f8",
+    ])
+    func decodesEveryForm(hex: String) throws {
+        let output = try run(Executable.locationctl, ["beacons", "--decode", hex])
         #expect(output.status == 0, "\(output.stderr)")
-        let scans = try output.lines.map { line in
-            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-        }
-        #expect(scans.count == 3)
-        #expect(scans.allSatisfy { $0["type"] as? String == "beacons" })
-        let beacons = scans.flatMap { ($0["beacons"] as? [[String: Any]]) ?? [] }
-        #expect(!beacons.isEmpty)
-        #expect(beacons.allSatisfy { $0["uuid"] as? String == Self.uuid && $0["major"] as? Int == 7 })
-        #expect(Set(beacons.compactMap { $0["minor"] as? Int }).isSubset(of: [1, 2]))
-        let first = try #require(beacons.first)
-        #expect(Set(first.keys) == ["uuid", "major", "minor", "proximity", "accuracy", "rssi", "timestamp"])
+        #expect(output.lines == [
+            "UUID            41424344-4546-4748-4940-414243444546",
+            "major           1",
+            "minor           2",
+            "measured power  -8 dBm",
+        ], "\(output.stdout)")
     }
 
-    @Test func plainLinesNameEveryBeacon() throws {
-        let output = try run(Executable.locationctl, [
-            "beacons", "--count", "2", "--uuid", Self.uuid, "--major", "8", "--minor", "1", "--source", Self.source,
-        ])
+    @Test func json() throws {
+        let output = try run(Executable.locationctl, ["beacons", "--decode", Self.advertisingData, "--json"])
         #expect(output.status == 0, "\(output.stderr)")
-        #expect(output.lines.contains { $0.contains("major 8  minor 1") }, "\(output.lines)")
-        #expect(!output.lines.contains { $0.contains("major 7") })
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        #expect(object["uuid"] as? String == "41424344-4546-4748-4940-414243444546")
+        #expect(object["major"] as? Int == 1 && object["minor"] as? Int == 2 && object["measuredPower"] as? Int == -8)
     }
 
-    @Test func withoutABeaconSourceItSaysHowToAddOne() throws {
-        let output = try run(Executable.locationctl, ["beacons", "--uuid", Self.uuid, "--source", "fixed:52.52,13.405"])
-        #expect(output.status == 1)
-        #expect(output.stderr.contains("no beacon source"), "\(output.stderr)")
-    }
-
-    @Test(arguments: [["--uuid", "not-a-uuid"], ["--uuid", uuid, "--minor", "1"], ["--uuid", uuid, "--count", "0"]])
-    func badOptionsAreRefused(_ options: [String]) throws {
-        let output = try run(Executable.locationctl, ["beacons", "--source", "fixed:52.52,13.405"] + options)
+    @Test(arguments: [
+        // An AltBeacon (company 0x0118), an Eddystone UID, a truncated iBeacon, not hexadecimal, odd digits.
+        "02011a1aff180112342f234454cf6d4a0fadf2f4911ba9ffa600010002c5",
+        "0201060303aafe1716aafe00e3123456789012346789010000000000010000",
+        "02 01 06 1a ff 4c 00 02 15 41 42 43",
+        "hello", "0215a", "",
+    ])
+    func anythingElseIsAnError(hex: String) throws {
+        let output = try run(Executable.locationctl, ["beacons", "--decode", hex])
+        #expect(output.exitedNormally)
         #expect(output.status != 0)
+        #expect(output.stdout.isEmpty)
+        #expect(!output.stderr.isEmpty)
     }
 }
