@@ -10,7 +10,7 @@
 #       -module-name LocationProtocol Sources/LocationProtocol/*.swift   (into .build-fuzz/wire/)
 #   swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name WireFuzz \
 #       -I .build-fuzz/wire -L .build-fuzz/wire -lLocationProtocol \
-#       Sources/LocationWire/WireJSON.swift Sources/LocationWire/WireJSON+Fences.swift Sources/LocationWire/WireMessages.swift \
+#       Sources/LocationWire/WireJSON.swift Sources/LocationWire/WireJSON+Fences.swift Sources/LocationWire/WireJSON+Beacons.swift Sources/LocationWire/WireMessages.swift \
 #       Fuzz/WireMessagesFuzz.swift -o .build-fuzz/wire-fuzz
 # then runs it for RUNS inputs (-runs=RUNS) from a corpus of one valid message of each type (written
 # below into a temporary directory: the repository is never written, except .build-fuzz/) and the
@@ -29,7 +29,7 @@ swiftc -emit-module -emit-library -static -parse-as-library -sanitize=fuzzer,add
     Sources/LocationProtocol/*.swift -o "$BUILD/libLocationProtocol.a"
 swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name WireFuzz \
     -I "$BUILD" -L "$BUILD" -lLocationProtocol \
-    Sources/LocationWire/WireJSON.swift Sources/LocationWire/WireJSON+Fences.swift Sources/LocationWire/WireMessages.swift \
+    Sources/LocationWire/WireJSON.swift Sources/LocationWire/WireJSON+Fences.swift Sources/LocationWire/WireJSON+Beacons.swift Sources/LocationWire/WireMessages.swift \
     Fuzz/WireMessagesFuzz.swift -o .build-fuzz/wire-fuzz
 
 CORPUS="$(mktemp -d)"
@@ -76,6 +76,10 @@ seed stop-visits '{"type":"stopVisits"}'
 seed visits-mode '{"type":"startUpdates","stream":3,"update":{"mode":"visits","desiredAccuracy":-1,"distanceFilter":-1,"activity":1,"pausesAutomatically":true}}'
 seed start-heading '{"type":"startHeading","stream":3,"headingFilter":-1}'
 seed stop-heading '{"type":"stopHeading","stream":3}'
+seed start-ranging '{"type":"startRanging","stream":4,"beaconConstraint":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"}}'
+seed start-ranging-major '{"type":"startRanging","stream":5,"beaconConstraint":{"uuid":"e2c56db5-dffb-48d2-b060-d0f5a71096e0","major":7}}'
+seed start-ranging-exact '{"type":"startRanging","stream":6,"beaconConstraint":{"uuid":"F7826DA6-4FA2-4E98-8024-BC5B71E0893E","major":65535,"minor":0}}'
+seed stop-ranging '{"type":"stopRanging","stream":4}'
 
 # Daemon messages.
 seed welcome '{"type":"welcome","identity":{"id":"org.example.maps","displayName":"Maps","executablePath":"/usr/bin/maps"},"authorization":{"status":4,"accuracy":0,"servicesEnabled":true}}'
@@ -86,6 +90,9 @@ seed failed '{"type":"failed","stream":1,"failure":"locationUnknown"}'
 seed heading '{"type":"heading","stream":3,"heading":{"magneticHeading":17.63,"trueHeading":19.5,"headingAccuracy":25,"x":-5.68,"y":18.537,"z":-28.31,"timestamp":800000000.125}}'
 seed heading-magnetic-only '{"type":"heading","stream":3,"heading":{"magneticHeading":0,"headingAccuracy":-1,"timestamp":0}}'
 seed failed-denied '{"type":"failed","stream":2,"failure":"denied"}'
+seed failed-ranging-unavailable '{"type":"failed","stream":4,"failure":"rangingUnavailable"}'
+seed beacons '{"type":"beacons","stream":4,"beacons":[{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":7,"minor":1,"proximity":2,"accuracy":1.75,"rssi":-68,"timestamp":800000000.5},{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":7,"minor":2,"proximity":0,"accuracy":-1,"rssi":0,"timestamp":799999990}]}'
+seed beacons-none '{"type":"beacons","stream":4,"beacons":[]}'
 seed paused '{"type":"paused","stream":1}'
 seed stationary '{"type":"stationary","stream":1,"stationary":true}'
 seed completed '{"type":"completed","stream":1}'

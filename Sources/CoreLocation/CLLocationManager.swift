@@ -58,6 +58,8 @@ open class CLLocationManager: NSObject {
 
     /// Heading updates: configuration, stream and the last heading (see CLLocationManager+Heading).
     var headingState = HeadingState()
+    /// The constraints and regions this manager ranges (see CLLocationManager+Ranging).
+    var ranging = RangingState()
     private let system: LocationSystem
     /// Where this manager calls back: the thread or queue that created it.
     let context: CallbackContext
@@ -142,8 +144,13 @@ open class CLLocationManager: NSObject {
     open class func significantLocationChangeMonitoringAvailable() -> Bool {
         LocationSystem.current.provider.hasLocationSources
     }
-    /// NOTE: no Bluetooth source exists yet on Linux, so beacon ranging is unavailable.
-    open class func isRangingAvailable() -> Bool { false }
+    /// Whether the device can range beacons: true when a beacon source is configured (simulated
+    /// beacons, `beacon:` specs); without one, false, as on a device without Bluetooth LE. With
+    /// `locationd`, its sources decide and this says true; ranging without one fails with
+    /// `CLError.rangingUnavailable`.
+    open class func isRangingAvailable() -> Bool {
+        LocationSystem.current.provider.hasBeaconSources
+    }
     /// Deferred updates were retired by Apple in iOS 13; always `false`, as on Apple platforms.
     @available(iOS, deprecated: 13.0, message: "Deferred location updates are no longer supported")
     open class func deferredLocationUpdatesAvailable() -> Bool { false }
@@ -284,9 +291,10 @@ open class CLLocationManager: NSObject {
     // MARK: Region monitoring
 
     /// Whether the device supports monitoring regions of this class: circular regions, yes;
-    /// beacon regions need a Bluetooth beacon source, which this system does not have.
+    /// beacon regions when a beacon source is configured (as `isRangingAvailable()`).
     open class func isMonitoringAvailable(for regionClass: AnyClass) -> Bool {
         guard let regionClass = regionClass as? CLRegion.Type else { return false }
+        if regionClass is CLBeaconRegion.Type { return LocationSystem.current.provider.hasBeaconSources }
         return regionClass is CLCircularRegion.Type
     }
 
@@ -405,6 +413,51 @@ open class CLLocationManager: NSObject {
         headingState.calibrationDisplayed = false
     }
 
+    // MARK: Beacon ranging
+
+    /// The constraints this manager ranges (`startRangingBeacons(satisfying:)`).
+    open var rangedBeaconConstraints: Set<CLBeaconIdentityConstraint> { Set(ranging.constraints.keys) }
+
+    /// The beacon regions this manager ranges (the deprecated `startRangingBeacons(in:)`).
+    @available(iOS, deprecated: 13.0, message: "Use rangedBeaconConstraints")
+    @available(macOS, deprecated: 10.15, message: "Use rangedBeaconConstraints")
+    open var rangedRegions: Set<CLRegion> { Set(ranging.regions.values.map(\.region)) }
+
+    /// Starts reporting the beacons that satisfy `constraint`: about once a second
+    /// `locationManager(_:didRange:satisfying:)` with every such beacon in range (an empty array
+    /// when there is none), on the manager's run loop.
+    ///
+    /// Ranging needs When In Use or Always authorization with full accuracy. Without it — or
+    /// without a beacon source, with the adapter off or location services off —
+    /// `locationManager(_:didFailRangingFor:error:)` reports `CLError.denied` (not authorized) or
+    /// `.rangingUnavailable`; the constraint stays ranged, and scans follow once ranging can run.
+    /// Starting a constraint already ranged changes nothing.
+    open func startRangingBeacons(satisfying constraint: CLBeaconIdentityConstraint) {
+        startRanging(.constraint(constraint))
+    }
+
+    /// Stops reporting the beacons that satisfy `constraint`.
+    open func stopRangingBeacons(satisfying constraint: CLBeaconIdentityConstraint) {
+        stopRanging(constraint: constraint)
+    }
+
+    /// Starts reporting the beacons of `region` through `locationManager(_:didRangeBeacons:in:)`
+    /// and `locationManager(_:rangingBeaconsDidFailFor:withError:)`, as
+    /// `startRangingBeacons(satisfying:)` does for its constraint. A region with the identifier of
+    /// one already ranged replaces it.
+    @available(iOS, deprecated: 13.0, message: "Use startRangingBeacons(satisfying:)")
+    @available(macOS, deprecated: 10.15, message: "Use startRangingBeacons(satisfying:)")
+    open func startRangingBeacons(in region: CLBeaconRegion) {
+        startRanging(.region(region))
+    }
+
+    /// Stops reporting the beacons of the region with `region`'s identifier.
+    @available(iOS, deprecated: 13.0, message: "Use stopRangingBeacons(satisfying:)")
+    @available(macOS, deprecated: 10.15, message: "Use stopRangingBeacons(satisfying:)")
+    open func stopRangingBeacons(in region: CLBeaconRegion) {
+        stopRanging(regionIdentifier: region.identifier)
+    }
+
     // MARK: Deferred updates
 
     /// Apple retired deferred updates in iOS 13: this call has no effect, as there.
@@ -477,6 +530,8 @@ open class CLLocationManager: NSObject {
             locationBeforeDelivery = location
             location = locations.last
             delegate?.locationManager(self, didUpdateLocations: locations)
+        case let .failed(stream, code) where isRangingStream(stream):
+            deliverRangingFailure(code, stream: stream)
         case let .failed(stream, code):
             guard stream == standard?.stream || stream == single || stream == significant else { return }
             delegate?.locationManager(self, didFailWithError: CLError(code))
@@ -491,6 +546,8 @@ open class CLLocationManager: NSObject {
         case let .heading(stream, sample):
             guard stream == headingState.stream else { return }
             deliverHeading(sample)
+        case let .beacons(stream, beacons):
+            deliverRanged(beacons, stream: stream)
         case let .fences(group, update):
             if group == .regions { handleRegions(update) }
         case let .temporaryFullAccuracy(request, outcome):

@@ -189,7 +189,7 @@ final class LiveUpdateStream: Sendable {
             case let .stationary(_, still, lastLocation):
                 // While stationary the update carries the last location, which still holds.
                 return still ? CLLocationUpdate(location: lastLocation, stationary: true) : nil
-            case .paused, .completed, .sourceFinished, .heading, .fences, .temporaryFullAccuracy, .visit, nil:
+            case .paused, .completed, .sourceFinished, .heading, .beacons, .fences, .temporaryFullAccuracy, .visit, nil:
                 return nil
             }
         }

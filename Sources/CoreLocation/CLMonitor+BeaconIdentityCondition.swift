@@ -3,8 +3,13 @@ import Foundation
 extension CLMonitor {
     /// Satisfied while a beacon with this identity is near.
     ///
-    /// NOTE: Linux has no beacon source: a monitor keeps this condition with the state
-    /// `.unmonitored`, and its event has `conditionUnsupported` set.
+    /// Satisfied as soon as a beacon that matches is heard, unsatisfied once none has been heard
+    /// for 30 seconds (Apple's devices report leaving a beacon region about half a minute after its
+    /// last advertisement). Needs full accuracy (else the event is `accuracyLimited`).
+    ///
+    /// NOTE: without a beacon source (`CLLocationManager.isRangingAvailable()` false), a monitor
+    /// keeps this condition with the state `.unmonitored` and `conditionUnsupported` set, as on a
+    /// device without Bluetooth LE.
     public struct BeaconIdentityCondition: CLCondition {
         /// The UUID beacons must advertise.
         public let uuid: UUID

@@ -16,8 +16,9 @@ import LocationBootstrap
 /// }
 /// ```
 ///
-/// NOTE: on Linux only circles are watched; beacon conditions (and condition types of the app's
-/// own) are kept with the state `.unmonitored` and `conditionUnsupported` set.
+/// NOTE: circles are watched, and beacon conditions when a beacon source is configured; beacon
+/// conditions without one (and condition types of the app's own) are kept with the state
+/// `.unmonitored` and `conditionUnsupported` set.
 public actor CLMonitor {
     /// The monitor's events (see ``Events``).
     public nonisolated let events: Events

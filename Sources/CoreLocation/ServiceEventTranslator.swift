@@ -19,6 +19,8 @@ struct ServiceEventTranslator: Sendable {
         case sourceFinished(StreamID)
         /// A heading stream's sample; the manager applies its orientation.
         case heading(StreamID, HeadingSample)
+        /// A ranging stream's scan, in the service's order (may be empty).
+        case beacons(StreamID, [CLBeacon])
         /// Fence updates pass through: regions and monitors read them themselves.
         case fences(FenceGroup, FenceUpdate)
         /// The outcome of a manager's request for temporary full accuracy.
@@ -68,6 +70,8 @@ struct ServiceEventTranslator: Sendable {
                 return nil
             case .heading(let sample):
                 return .heading(stream, sample)
+            case .beacons(let beacons):
+                return .beacons(stream, beacons.map(CLBeacon.init(ranged:)))
             }
         case let .fences(group, update):
             return .fences(group, update)
@@ -82,6 +86,7 @@ struct ServiceEventTranslator: Sendable {
         switch failure {
         case .denied: .denied
         case .locationUnknown: .locationUnknown
+        case .rangingUnavailable: .rangingUnavailable
         }
     }
 }

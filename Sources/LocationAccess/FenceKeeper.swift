@@ -35,6 +35,10 @@ final class FenceKeeper: @unchecked Sendable {
 
     private var appStates: [String: AppState] = [:]
     private var watcher = FenceWatcher()
+    /// Beacon fences, watched through one engine beacon subscription for every app's.
+    private var beaconWatcher = BeaconFenceWatcher()
+    private var beaconSubscription: EngineBeaconSubscription?
+    private var subscribedConstraints: [BeaconConstraint] = []
     private var subscription: EngineSubscription?
     private var subscribedAccuracy: Double?
     /// Set when a subscription starts: its first delivery may be the engine's cached fix (after a
@@ -61,6 +65,7 @@ final class FenceKeeper: @unchecked Sendable {
             for (group, stored) in fences.groups {
                 state.groups[group] = GroupState(stored)
             }
+            if engine.hasBeaconSources { reviveUnsupportedBeacons(of: state) }
             appStates[app] = state
             publishRegions(app, state.groups[.regions]?.orderedRecords ?? [])
         }
@@ -68,6 +73,21 @@ final class FenceKeeper: @unchecked Sendable {
 
     /// Apps with fences or connections.
     var apps: [String] { Array(appStates.keys) }
+
+    /// Beacon conditions kept unmonitored because no beacon source existed start unknown now that
+    /// one does, as long as the app stays within its limit (the others stay unmonitored).
+    private func reviveUnsupportedBeacons(of state: AppState) {
+        var monitored = state.groups.values.reduce(0) { $0 + $1.records.values.filter { $0.lastEvent.state != .unmonitored }.count }
+        for group in state.groups.keys.sorted() {
+            guard let groupState = state.groups[group] else { continue }
+            for identifier in groupState.order where monitored < limits.fencesPerApp {
+                guard let record = groupState.records[identifier], case .beacon = record.definition.condition,
+                      record.lastEvent.state == .unmonitored, record.lastEvent.issue == .unsupported else { continue }
+                groupState.records[identifier]?.lastEvent = FenceEvent(identifier: identifier, state: .unknown, date: now)
+                monitored += 1
+            }
+        }
+    }
 
     // MARK: Clients and authorization
 
@@ -185,6 +205,7 @@ final class FenceKeeper: @unchecked Sendable {
               groupState.records.removeValue(forKey: identifier) != nil else { return }
         groupState.order.removeAll { $0 == identifier }
         watcher.remove(Address(app: app, group: group, identifier: identifier))
+        beaconWatcher.remove(Address(app: app, group: group, identifier: identifier))
         if groupState.records.isEmpty && groupState.pending.isEmpty { state.groups[group] = nil }
         markDirty(app)
         flush()
@@ -215,28 +236,44 @@ final class FenceKeeper: @unchecked Sendable {
     // MARK: Evaluation
 
     private func evaluate(_ fix: Fix) {
-        let transitions = watcher.evaluate(fix)
+        // Dated when the boundary was crossed, not when a fix was far enough past it to tell.
+        commit(watcher.evaluate(fix).map {
+            ($0.address, $0.state, min($0.crossedAt ?? fix.timestamp, fix.timestamp))
+        })
+        adjustDemand(near: fix)
+    }
+
+    /// A ranging scan of the beacon fences' subscription.
+    private func evaluateBeacons(_ event: BeaconScanEvent) {
+        switch event {
+        case .ranged(let beacons):
+            commit(beaconWatcher.evaluate(beacons, now: now).map { ($0.address, $0.state, $0.date) })
+        case .unavailable(let reason):
+            logger.debug("beacon fences not watched: scanning unavailable", metadata: ["reason": "\(reason)"])
+            beaconWatcher.scanningInterrupted()
+        }
+    }
+
+    /// Records new states, saves them, then delivers them (or keeps them for the app's next launch).
+    private func commit(_ transitions: [(address: Address, state: FenceState, date: Date)]) {
         var changed: [(address: Address, previous: FenceState, event: FenceEvent)] = []
         for transition in transitions {
             let address = transition.address
             guard let state = appStates[address.app], let groupState = state.groups[address.group],
                   var record = groupState.records[address.identifier] else { continue }
             let previous = record.lastEvent.state
-            // Dated when the boundary was crossed, not when a fix was far enough past it to tell.
-            let date = min(transition.crossedAt ?? fix.timestamp, fix.timestamp)
-            record.lastEvent = FenceEvent(identifier: address.identifier, state: transition.state, date: date)
+            record.lastEvent = FenceEvent(identifier: address.identifier, state: transition.state, date: transition.date)
             groupState.records[address.identifier] = record
             markDirty(address.app)
             changed.append((address, previous, record.lastEvent))
         }
-        guard !changed.isEmpty else { return adjustDemand(near: fix) }
+        guard !changed.isEmpty else { return }
         // Saved before anything is delivered: a crash after this loses no event.
         for change in changed where !isOpen(change.address) { queue(change.event, previous: change.previous, at: change.address) }
         flush()
         for change in changed where isOpen(change.address) {
             deliverLive(app: change.address.app, group: change.address.group, .changed(change.event))
         }
-        adjustDemand(near: fix)
     }
 
     /// A new fence learns its state from the last fix at once, instead of at the next one.
@@ -284,6 +321,7 @@ final class FenceKeeper: @unchecked Sendable {
     // MARK: Demand
 
     private func reconcileDemand() {
+        reconcileBeaconDemand()
         guard !watcher.isEmpty else {
             subscription?.cancel()
             subscription = nil
@@ -299,6 +337,24 @@ final class FenceKeeper: @unchecked Sendable {
             let staleBefore = self.staleBefore
             self.staleBefore = nil
             for fix in fixes where staleBefore.map({ fix.timestamp >= $0 }) ?? true { self.evaluate(fix) }
+        }
+    }
+
+    /// One beacon subscription for every watched beacon fence, scanning for their constraints;
+    /// none while no beacon fence is watched, so the scanner can stop.
+    private func reconcileBeaconDemand() {
+        let constraints = beaconWatcher.constraints
+        guard !constraints.isEmpty else {
+            beaconSubscription?.cancel()
+            beaconSubscription = nil
+            subscribedConstraints = []
+            return
+        }
+        guard constraints != subscribedConstraints else { return }
+        subscribedConstraints = constraints
+        if let beaconSubscription { return beaconSubscription.update(constraints) }
+        beaconSubscription = engine.subscribeBeacons(constraints, account: Self.energyAccount) { [weak self] event in
+            self?.evaluateBeacons(event)
         }
     }
 
@@ -338,7 +394,8 @@ final class FenceKeeper: @unchecked Sendable {
         case let .circle(_, _, radius):
             guard radius <= limits.maximumRadius else { return .invalidRegion }
         case .beacon:
-            return .unsupported
+            // Apple's answer on a device without Bluetooth LE.
+            guard engine.hasBeaconSources else { return .unsupported }
         }
         let replacing = state.groups[group]?.records[definition.identifier] != nil
         let count = state.groups.values.reduce(0) { $0 + $1.records.values.filter { $0.lastEvent.state != .unmonitored }.count }
@@ -356,14 +413,23 @@ final class FenceKeeper: @unchecked Sendable {
         markDirty(address.app)
     }
 
-    /// Puts a fence into the watcher, or takes it out, according to its app's state.
+    /// Puts a fence into its watcher, or takes it out, according to its app's state.
     private func place(_ address: Address) {
         guard let state = appStates[address.app], let record = state.groups[address.group]?.records[address.identifier],
-              case let .circle(latitude, longitude, radius) = record.definition.condition,
               record.lastEvent.state != .unmonitored, state.isWatched else {
-            return watcher.remove(address)
+            watcher.remove(address)
+            beaconWatcher.remove(address)
+            return
         }
-        watcher.insert(address, latitude: latitude, longitude: longitude, radius: radius, state: record.lastEvent.state)
+        switch record.definition.condition {
+        case let .circle(latitude, longitude, radius):
+            beaconWatcher.remove(address)
+            watcher.insert(address, latitude: latitude, longitude: longitude, radius: radius, state: record.lastEvent.state)
+        case let .beacon(uuid, major, minor):
+            watcher.remove(address)
+            beaconWatcher.insert(address, constraint: BeaconConstraint(uuid: uuid, major: major, minor: minor),
+                                 state: record.lastEvent.state, now: now)
+        }
     }
 
     private func markDirty(_ app: String) { dirty.insert(app) }

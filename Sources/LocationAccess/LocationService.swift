@@ -114,6 +114,7 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
             guard let client = self.clients.removeValue(forKey: id) else { return }
             for stream in client.streams.values { stream.subscription?.cancel() }
             for heading in client.headings.values { heading.cancel() }
+            for ranging in client.rangings.values { ranging.subscription?.cancel() }
             self.fences.disconnected(app: client.app.id, client: id)
             self.updateFences(of: client.app.id)
             self.updateVisits(of: client.app.id)
@@ -235,6 +236,8 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
 
     public var hasHeadingSources: Bool { engine.hasHeadingSources }
 
+    public var hasBeaconSources: Bool { engine.hasBeaconSources }
+
     public func currentRegions(app: AppIdentity) -> [FenceRecord]? {
         publishedRegions.withLock { $0[app.id] ?? [] }
     }
@@ -269,6 +272,7 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
             notifyApp(client.app.id, .authorizationRequestInProgress(false))
         }
         for streamID in client.streams.keys { enforce(clientID: id, streamID: streamID, accuracyChanged: accuracyChanged) }
+        enforceRangings(clientID: id)
         updateFences(of: client.app.id)
         updateVisits(of: client.app.id)
     }
@@ -432,6 +436,10 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
             }
         case .stopHeading(let streamID):
             clients[id]?.headings.removeValue(forKey: streamID)?.cancel()
+        case let .startRanging(streamID, constraint):
+            startRanging(streamID, constraint, clientID: id)
+        case .stopRanging(let streamID):
+            stopRanging(streamID, clientID: id)
         }
     }
 
@@ -497,7 +505,7 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
             guard !fixes.isEmpty else { return }
         case .completed:
             clients[id]?.streams[streamID] = nil
-        case .failed, .paused, .stationary, .sourceFinished, .heading:
+        case .failed, .paused, .stationary, .sourceFinished, .heading, .beacons:
             break
         case .visit:
             // Visits are the app's, not a stream's: they leave through LocationService+Visits.
@@ -532,6 +540,8 @@ final class Client {
     fileprivate var streams: [StreamID: Stream] = [:]
     /// Heading streams, by the client's stream id.
     var headings: [StreamID: EngineHeadingSubscription] = [:]
+    /// Ranging streams, by the client's stream id (see LocationService+Ranging).
+    var rangings: [StreamID: Ranging] = [:]
 
     init(app: AppIdentity, info: AppInfo, process: ProcessStamp, events: @escaping @Sendable (ServiceEvent) -> Void,
          authorization: EffectiveAuthorization) {

@@ -135,8 +135,7 @@ final class DaemonLink: @unchecked Sendable {
             guard !self.members.isEmpty else { return self.disconnect() }
             for linkStream in member.streams.values.sorted() {
                 self.owners[linkStream] = nil
-                let request: ClientRequest = self.state.isHeadingStream(linkStream) ? .stopHeading(linkStream) : .stopUpdates(linkStream)
-                if let stop = self.state.appSent(request) { self.channel?.send(.request(stop)) }
+                if let stop = self.state.appSent(self.state.stopRequest(for: linkStream)) { self.channel?.send(.request(stop)) }
             }
             for group in member.fenceGroups.sorted() {
                 if let close = self.linkRequest(.closeFences(group), of: member, id: id), let now = self.state.appSent(close) {
@@ -178,6 +177,16 @@ final class DaemonLink: @unchecked Sendable {
             guard let linkStream = member.streams.removeValue(forKey: stream) else { return nil }
             owners[linkStream] = nil
             return .stopHeading(linkStream)
+        case let .startRanging(stream, constraint):
+            if let old = member.streams[stream] { owners[old] = nil }
+            lastStream &+= 1
+            member.streams[stream] = lastStream
+            owners[lastStream] = id
+            return .startRanging(lastStream, constraint)
+        case .stopRanging(let stream):
+            guard let linkStream = member.streams.removeValue(forKey: stream) else { return nil }
+            owners[linkStream] = nil
+            return .stopRanging(linkStream)
         case .openFences(let group):
             // Each opening gets its own snapshot; the daemon keeps one opening per connection.
             member.fenceGroups.insert(group)

@@ -18,6 +18,8 @@ struct LinkState {
     private var streams: [StreamID: Stream] = [:]
     /// Heading streams, under the link's stream ids (the same id space as `streams`).
     private var headings: [StreamID: HeadingRequest] = [:]
+    /// Ranging streams and the constraint each ranges, under the link's stream ids (the same id space).
+    private var rangings: [StreamID: BeaconConstraint] = [:]
     /// An authorization request not known to be settled, and whether a daemon has seen it.
     private var authorizationRequest: (level: AuthorizationLevel, sent: Bool)?
     /// The authorization the app was last given; nil until the link settled its initial one.
@@ -40,8 +42,13 @@ struct LinkState {
 
     var isWelcomed: Bool { daemon != nil }
 
-    /// Whether a link stream is a heading stream (stopped with `stopHeading`, not `stopUpdates`).
-    func isHeadingStream(_ id: StreamID) -> Bool { headings[id] != nil }
+    /// The request that stops a link stream of whichever kind: `stopHeading` for a heading stream,
+    /// `stopRanging` for a ranging stream, else `stopUpdates`.
+    func stopRequest(for id: StreamID) -> ClientRequest {
+        if headings[id] != nil { return .stopHeading(id) }
+        if rangings[id] != nil { return .stopRanging(id) }
+        return .stopUpdates(id)
+    }
 
     /// The app's initial authorization: the daemon's answer if a welcome came, else
     /// `.notDetermined` (unreachable, refused or silent). Fixed at the first call.
@@ -83,6 +90,10 @@ struct LinkState {
             headings[id] = request
         case .stopHeading(let id):
             headings[id] = nil
+        case let .startRanging(id, constraint):
+            rangings[id] = constraint
+        case .stopRanging(let id):
+            rangings[id] = nil
         case .endTemporaryFullAccuracy:
             // A restarted daemon still holds the grant in its store: it is ended after the welcome.
             guard isWelcomed else {
@@ -114,6 +125,9 @@ struct LinkState {
         }
         for id in headings.keys.sorted() {
             resend.append(.startHeading(id, headings[id]!))
+        }
+        for id in rangings.keys.sorted() {
+            resend.append(.startRanging(id, rangings[id]!))
         }
         resend += openGroups.sorted().map { .openFences($0) }
         if let visitRequest { resend.append(visitRequest) }
@@ -158,6 +172,10 @@ struct LinkState {
             return headings[id] != nil ? event : nil
         case .stream(let id, .completed):
             return streams.removeValue(forKey: id) != nil ? event : nil
+        case .stream(let id, .beacons):
+            return rangings[id] != nil ? event : nil
+        case .stream(let id, .failed):
+            return streams[id] != nil || rangings[id] != nil ? event : nil
         case .stream(let id, _):
             return streams[id] != nil ? event : nil
         case .fences(let group, _):

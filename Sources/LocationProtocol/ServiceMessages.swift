@@ -51,6 +51,13 @@ public enum ClientRequest: Sendable, Equatable {
     /// only while the client is authorized with full accuracy and has a location stream running.
     case startHeading(StreamID, HeadingRequest)
     case stopHeading(StreamID)
+    /// Starts ranging the beacons that satisfy a constraint (`startRangingBeacons(satisfying:)`):
+    /// one stream per constraint, whose events are ``StreamEvent/beacons(_:)`` about once a second
+    /// and ``StreamEvent/failed(_:)`` (`denied`, `rangingUnavailable`). Ranging needs When In Use or
+    /// Always with full accuracy; the stream stays registered while it is not allowed, and ranges
+    /// once it is.
+    case startRanging(StreamID, BeaconConstraint)
+    case stopRanging(StreamID)
 }
 
 /// Everything the service tells a client.

@@ -32,10 +32,16 @@ public protocol LocationServiceProvider: AnyObject, Sendable {
     /// Whether any heading source is configured (`headingAvailable()`); like `hasLocationSources`,
     /// true for a provider that cannot tell without a round trip.
     var hasHeadingSources: Bool { get }
+
+    /// Whether any beacon source is configured (`isRangingAvailable()`, beacon regions'
+    /// `isMonitoringAvailable(for:)`); like `hasLocationSources`, true for a provider that cannot
+    /// tell without a round trip.
+    var hasBeaconSources: Bool { get }
 }
 
 extension LocationServiceProvider {
     public func currentRegions(app: AppIdentity) -> [FenceRecord]? { nil }
     public var hasLocationSources: Bool { true }
     public var hasHeadingSources: Bool { true }
+    public var hasBeaconSources: Bool { true }
 }

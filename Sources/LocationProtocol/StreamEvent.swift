@@ -21,6 +21,9 @@ public enum StreamEvent: Sendable, Equatable {
     /// A heading stream's new heading. `trueHeading` is set only when the client may have it (see
     /// ``ClientRequest/startHeading(_:_:)``).
     case heading(HeadingSample)
+    /// A ranging stream's scan: every tracked beacon that satisfies its constraint, sorted by
+    /// identity (may be empty: none is in range).
+    case beacons([RangedBeacon])
 }
 
 /// Why a stream cannot deliver right now; maps to `CLError.Code`.
@@ -29,4 +32,7 @@ public enum StreamFailure: String, Sendable, Equatable, CaseIterable {
     case locationUnknown
     /// The app is not authorized.
     case denied
+    /// Beacon ranging cannot run: no beacon source, the adapter cannot scan, location services are
+    /// off, or the app has reduced accuracy (`CLError.rangingUnavailable`).
+    case rangingUnavailable
 }

@@ -34,6 +34,7 @@ enum WireJSON {
         var identifier: String?
         var purposeKey: String?
         var headingFilter: Double?
+        var beaconConstraint: Constraint?
     }
 
     struct DaemonEnvelope: Codable, Equatable {
@@ -55,6 +56,7 @@ enum WireJSON {
         var outcome: String?
         var visit: VisitValue?
         var heading: Heading?
+        var beacons: [Beacon]?
     }
 
     // MARK: Values
@@ -222,6 +224,10 @@ extension WireJSON.ClientEnvelope {
             self.init(type: "startHeading", stream: stream, headingFilter: request.filter)
         case .request(.stopHeading(let stream)):
             self.init(type: "stopHeading", stream: stream)
+        case let .request(.startRanging(stream, constraint)):
+            self.init(type: "startRanging", stream: stream, beaconConstraint: .init(constraint))
+        case .request(.stopRanging(let stream)):
+            self.init(type: "stopRanging", stream: stream)
         }
     }
 
@@ -280,6 +286,11 @@ extension WireJSON.ClientEnvelope {
             return .request(.startHeading(try required(stream, "stream", in: type), HeadingRequest(filter: filter)))
         case "stopHeading":
             return .request(.stopHeading(try required(stream, "stream", in: type)))
+        case "startRanging":
+            return .request(.startRanging(try required(stream, "stream", in: type),
+                                          try required(beaconConstraint, "beaconConstraint", in: type).value()))
+        case "stopRanging":
+            return .request(.stopRanging(try required(stream, "stream", in: type)))
         default:
             throw WireJSONError.unknown("client message type", type)
         }
@@ -311,6 +322,7 @@ extension WireJSON.DaemonEnvelope {
             case .sourceFinished: self.init(type: "sourceFinished", stream: stream)
             case .visit(let visit): self.init(type: "visit", stream: stream, visit: .init(visit))
             case .heading(let sample): self.init(type: "heading", stream: stream, heading: .init(sample))
+            case .beacons(let beacons): self.init(type: "beacons", stream: stream, beacons: beacons.map(WireJSON.Beacon.init))
             }
         case .settingsResult(let error):
             self.init(type: "settingsResult", error: error?.message)
@@ -362,6 +374,8 @@ extension WireJSON.DaemonEnvelope {
             return stream == nil ? .event(.visit(visit)) : try streamEvent(.visit(visit))
         case "heading":
             return try streamEvent(.heading(required(heading, "heading", in: type).value()))
+        case "beacons":
+            return try streamEvent(.beacons(required(beacons, "beacons", in: type).map { try $0.value() }))
         case "settingsResult":
             return .settingsResult(error.map(SettingsChangeError.init))
         case "apps":

@@ -2,12 +2,14 @@ import LocationProtocol
 
 /// The version both ends speak; the daemon refuses a `hello` with another one.
 public enum WireProtocol {
+    /// 6: beacon ranging streams (`startRanging`, `stopRanging`, the `beacons` event and the
+    /// `rangingUnavailable` failure).
     /// 5: heading streams (`startHeading`, `stopHeading`, the `heading` event).
     /// 4: visits (`startVisits`, `stopVisits`, the `visit` event and the `visits` update mode).
     /// 3: temporary full accuracy (its request, outcome, prompt and answers; a grant bound to a
     /// process instead of a date). 2: messages are JSON objects with a `type` field and explicit
     /// field names (`WireJSON`); 1 was Swift's synthesized coding of the message enums.
-    public static let version = 5
+    public static let version = 6
     /// The largest frame either end accepts (kind byte + payload). Anything larger closes the connection:
     /// no legitimate message comes near it, and a hostile length must not make the daemon allocate.
     public static let maximumFrameLength = 256 * 1024

@@ -112,11 +112,12 @@ import Testing
         }
     }
 
+    /// Without a beacon source, as on a device without Bluetooth LE.
     @Test func beaconRegionsAreUnavailableAndFailVisibly() throws {
-        #expect(CLLocationManager.isMonitoringAvailable(for: CLCircularRegion.self))
-        #expect(!CLLocationManager.isMonitoringAvailable(for: CLBeaconRegion.self))
         let world = try Self.world(Self.drive())
         world.run {
+            #expect(CLLocationManager.isMonitoringAvailable(for: CLCircularRegion.self))
+            #expect(!CLLocationManager.isMonitoringAvailable(for: CLBeaconRegion.self))
             let recorder = RegionRecorder()
             let manager = CLLocationManager()
             manager.delegate = recorder
