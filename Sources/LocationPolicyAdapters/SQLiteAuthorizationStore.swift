@@ -79,14 +79,21 @@ public final class SQLiteAuthorizationStore: AuthorizationStore {
         }
     }
 
-    /// ``read()`` on a connection that never waits for a lock: while another process holds the
-    /// database it throws `lockFailed` at once. (A file of an older version is upgraded by ``read()``,
-    /// which may wait.)
+    /// ``read()`` without waiting for a lock: while another process holds the database it throws
+    /// `lockFailed` at once. (A file of an older version is upgraded by ``read()``, which may wait.)
     public func readWithoutWaiting() throws -> AuthorizationDatabase {
-        guard let open = try openDatabase(creating: false) else { return AuthorizationDatabase() }
+        guard let queue = try openDatabase(creating: false)?.queue else { return AuthorizationDatabase() }
         let stored: AuthorizationDatabase?
         do {
-            stored = try load(open.peek)
+            stored = try withoutWaiting(queue) { db in
+                var loaded: AuthorizationDatabase?
+                // One snapshot for the schema check and the rows.
+                try db.inTransaction(.deferred) {
+                    loaded = try self.load(db)
+                    return .commit
+                }
+                return loaded
+            }
         } catch {
             throw storeError(error, writing: false)
         }
@@ -95,15 +102,27 @@ public final class SQLiteAuthorizationStore: AuthorizationStore {
 
     /// This user's database, or nil when the file has the schema of an older version.
     private func load(_ queue: DatabaseQueue) throws -> AuthorizationDatabase? {
-        let user = self.user
-        return try queue.read { db in
-            switch try AuthorizationSchema.state(db) {
-            case .empty: return AuthorizationDatabase()
-            case .current: return try AuthorizationRows.load(db, user: user)
-            case .behind: return nil
-            case .newer(let unknown): throw self.unsupportedVersion(unknown)
-            case .foreign: throw self.foreignSchema()
-            }
+        try queue.read { try self.load($0) }
+    }
+
+    private func load(_ db: Database) throws -> AuthorizationDatabase? {
+        switch try AuthorizationSchema.state(db) {
+        case .empty: return AuthorizationDatabase()
+        case .current: return try AuthorizationRows.load(db, user: user)
+        case .behind: return nil
+        case .newer(let unknown): throw unsupportedVersion(unknown)
+        case .foreign: throw foreignSchema()
+        }
+    }
+
+    /// Runs `body` on the store's connection with SQLite's busy timeout at zero: a lock held by
+    /// another connection fails at once instead of being waited for. The queue runs one access at
+    /// a time, so no other access sees the timeout changed.
+    private func withoutWaiting<T>(_ queue: DatabaseQueue, _ body: (Database) throws -> T) throws -> T {
+        try queue.inDatabase { db in
+            try db.execute(sql: "PRAGMA busy_timeout = 0")
+            defer { try? db.execute(sql: "PRAGMA busy_timeout = \(Int(Self.lockWait * 1000))") }
+            return try body(db)
         }
     }
 
@@ -167,7 +186,7 @@ public final class SQLiteAuthorizationStore: AuthorizationStore {
         let generation: Int64?
         do {
             // Asked several times a second from the service's delivery loop: never waits for a lock.
-            generation = try open?.peek.read { try AuthorizationRows.generation($0) }
+            generation = try open.map { try withoutWaiting($0.queue) { try AuthorizationRows.generation($0) } }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
             return StoreChangeToken(.locked(device: status.device, inode: status.inode))
         } catch {
@@ -182,8 +201,6 @@ public final class SQLiteAuthorizationStore: AuthorizationStore {
 
     private struct OpenDatabase {
         var queue: DatabaseQueue
-        /// A second connection to the same file that never waits for a lock (see ``readWithoutWaiting()``).
-        var peek: DatabaseQueue
         var device: UInt64
         var inode: UInt64
     }
@@ -230,13 +247,9 @@ public final class SQLiteAuthorizationStore: AuthorizationStore {
             var configuration = Configuration()
             configuration.busyMode = .timeout(Self.lockWait)
             configuration.label = "corelocation.authorization"
-            var peeking = Configuration()
-            peeking.busyMode = .immediateError
-            peeking.label = "corelocation.authorization.peek"
             let opened = try Self.fileAccess.withLock { _ in
                 OpenDatabase(
                     queue: try DatabaseQueue(path: fileURL.path, configuration: configuration),
-                    peek: try DatabaseQueue(path: fileURL.path, configuration: peeking),
                     device: status.device, inode: status.inode)
             }
             open = opened
