@@ -168,7 +168,9 @@ final class DaemonLink: @unchecked Sendable {
             owners[linkStream] = nil
             return .stopUpdates(linkStream)
         case let .startHeading(stream, heading):
-            if let old = member.streams[stream] { owners[old] = nil }
+            // A running stream started again (a new headingFilter) keeps its link stream: the daemon
+            // replaces that stream's request, rather than keep the old one running beside a new one.
+            if let running = member.streams[stream] { return .startHeading(running, heading) }
             lastStream &+= 1
             member.streams[stream] = lastStream
             owners[lastStream] = id
@@ -178,7 +180,7 @@ final class DaemonLink: @unchecked Sendable {
             owners[linkStream] = nil
             return .stopHeading(linkStream)
         case let .startRanging(stream, constraint):
-            if let old = member.streams[stream] { owners[old] = nil }
+            if let running = member.streams[stream] { return .startRanging(running, constraint) }
             lastStream &+= 1
             member.streams[stream] = lastStream
             owners[lastStream] = id

@@ -58,6 +58,45 @@ struct DaemonHeadingTests {
         #expect(Self.headings(client.messages).count == stopped, "no headings after stopHeading")
     }
 
+    /// A compass that counts its starts and stops.
+    final class CountingCompass: LocationSource, @unchecked Sendable {
+        let compass = CompassSource(magneticHeading: 40)
+        let runs = Locked((started: 0, stopped: 0))
+        var descriptor: SourceDescriptor { compass.descriptor }
+        func start(on loop: any EngineLoop, emit: @escaping @Sendable (SourceEvent) -> Void) {
+            runs.withLock { $0.started += 1 }
+            compass.start(on: loop, emit: emit)
+        }
+        func stop() {
+            runs.withLock { $0.stopped += 1 }
+            compass.stop()
+        }
+    }
+
+    /// A new `headingFilter` restarts the stream under the same link stream: stopping it then stops
+    /// the compass, instead of leaving the first request running until the app disconnects.
+    @Test func aNewHeadingFilterReplacesTheStreamAndStopStopsTheCompass() async throws {
+        let compass = CountingCompass()
+        let fixture = try DaemonFixture(sources: [FixedSource(latitude: Self.place.latitude, longitude: Self.place.longitude), compass])
+        let provider = DaemonServiceProvider(socketPath: fixture.socketPath)
+        let received = Locked(0)
+        let connection = provider.connect(
+            app: AppIdentity(id: "unused", displayName: "unused", executablePath: "/unused"), info: AppInfo(),
+            process: ProcessStamp(pid: getpid(), startTime: 0)
+        ) { event in
+            if case .stream(9, .heading) = event { received.withLock { $0 += 1 } }
+        }
+        defer { connection.close() }
+        connection.send(.startHeading(9, HeadingRequest()))
+        #expect(await eventually(timeout: .seconds(10)) { received.withLock { $0 } >= 1 })
+        connection.send(.startHeading(9, HeadingRequest(filter: -1)))
+        #expect(await eventually(timeout: .seconds(10)) { received.withLock { $0 } >= 3 }, "every heading with the new filter")
+        connection.send(.stopHeading(9))
+        #expect(await eventually(timeout: .seconds(10)) {
+            compass.runs.withLock { $0.stopped >= 1 && $0.started == $0.stopped }
+        }, "the compass stops: \(compass.runs.withLock { $0 })")
+    }
+
     /// Through `DaemonServiceProvider`: the link renumbers streams and passes headings on.
     @Test func headingsThroughTheClientLink() async throws {
         let fixture = try DaemonFixture(sources: Self.sources())
