@@ -170,16 +170,17 @@ extension PlacesDatabase {
         country: Int, place: Int?, latitude: Double, longitude: Double, memory: inout AnswerMemory
     ) -> PlaceDescription {
         if let place {
-            guard memory.remembers else { return describe(place: place, latitude: latitude, longitude: longitude) }
-            if memory.answerPlace == place, var answer = memory.answer {
-                // The previous answer named the same place: only the queried point differs.
+            guard let recent = memory.recentAnswers else {
+                return describe(place: place, latitude: latitude, longitude: longitude)
+            }
+            if var answer = recent.answer(for: place) {
+                // An answer built for the same place: only the queried point differs.
                 answer.latitude = latitude
                 answer.longitude = longitude
                 return answer
             }
             let answer = describe(place: place, latitude: latitude, longitude: longitude)
-            memory.answerPlace = place
-            memory.answer = answer
+            recent.keep(answer, for: place)
             return answer
         }
         return PlaceDescription(strings: countryAnswers[country], latitude: latitude, longitude: longitude, radius: 0)
@@ -238,18 +239,21 @@ extension PlacesDatabase {
     }
 }
 
-/// What one reverse geocoding answer leaves for the next in a batch answered in spatial order, where
-/// consecutive points mostly have the same nearest place: its distance bounds the next search, and its
-/// answer's strings are shared instead of built again. A single call remembers nothing.
+/// What reverse geocoding answers leave for the next in a batch answered in spatial order, where
+/// consecutive points mostly have the same nearest place: the last place's distance bounds the next search,
+/// and the answers built for recent places are shared instead of built again. A single call remembers
+/// nothing.
 struct AnswerMemory {
     /// False for a single call: nothing is kept.
     let remembers: Bool
     /// The polygon country and the place of the last search that found one.
     var searchCountry = -1
     var searchPlace = -1
-    /// The last answer built for a place, and that place.
-    var answerPlace = -1
-    var answer: PlaceDescription?
+    /// The answers built for recent places (a batch's only).
+    let recentAnswers: RecentAnswers?
 
-    init(remembers: Bool) { self.remembers = remembers }
+    init(remembers: Bool) {
+        self.remembers = remembers
+        recentAnswers = remembers ? RecentAnswers() : nil
+    }
 }

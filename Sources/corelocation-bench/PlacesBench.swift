@@ -185,6 +185,32 @@ func runPlacesPolygons(_ arguments: [String]) -> Never {
     exit(0)
 }
 
+/// Every point's whole answer as a line of text (in the points' order), through one call a point or, with
+/// `--batch`, the batch: two builds, or the two paths, must write identical files.
+func runPlacesDump(_ arguments: [String]) -> Never {
+    guard arguments.count == 2 || (arguments.count == 3 && arguments[2] == "--batch") else {
+        placesUsage("places-dump needs POINTS OUT [--batch]")
+    }
+    let database = openPlaces()
+    let points = readPoints(arguments[0])
+    let coordinates = (0..<(points.count / 2)).map { (latitude: points[2 * $0], longitude: points[2 * $0 + 1]) }
+    let answers = arguments.count == 3
+        ? database.reverseGeocode(coordinates)
+        : coordinates.map { database.reverseGeocode(latitude: $0.latitude, longitude: $0.longitude) }
+    guard let file = fopen(arguments[1], "wb") else { placesUsage("cannot write \(arguments[1])") }
+    for answer in answers {
+        let line = answer.map { place in
+            [place.name, place.locality, place.subLocality, place.subAdministrativeArea, place.administrativeArea,
+             place.country, place.isoCountryCode, place.timeZoneIdentifier, place.ocean, place.inlandWater]
+                .map { $0 ?? "-" }.joined(separator: "|")
+                + "|\(place.latitude)|\(place.longitude)|\(place.radius)|\(place.population.map(String.init) ?? "-")"
+        } ?? "nil"
+        fputs(line + "\n", file)
+    }
+    fclose(file)
+    exit(0)
+}
+
 func runPlacesOnce(_ arguments: [String]) -> Never {
     guard arguments.count == 2, let latitude = Double(arguments[0]), let longitude = Double(arguments[1]) else {
         placesUsage("places-once needs LAT LON")

@@ -20,6 +20,7 @@ import SeededRandom
 // or:    corelocation-bench places POINTS [--repeat R] [--countries OUT]   (see PlacesBench.swift)
 // or:    corelocation-bench places-once LAT LON
 // or:    corelocation-bench places-polygons POINTS OUT   (polygon countries, for scripts/places/check-polygons.py)
+// or:    corelocation-bench places-dump POINTS OUT [--batch]   (every answer as text, to compare two builds)
 // or:    corelocation-bench fanout-floor --socket PATH --feed PORT --clients N   (see FanOutFloor.swift)
 // or:    corelocation-bench geofences [--sizes N,N,...] [--region world|metro]   (see GeofenceBench.swift)
 // or:    corelocation-bench approximate [--points N] [--repeat R] [--seed S]   (see ApproximateBench.swift)
@@ -91,6 +92,9 @@ if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "locationd-clien
 }
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "places" {
     runPlacesBenchmark(Array(CommandLine.arguments.dropFirst(2)))
+}
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "places-dump" {
+    runPlacesDump(Array(CommandLine.arguments.dropFirst(2)))
 }
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "places-polygons" {
     runPlacesPolygons(Array(CommandLine.arguments.dropFirst(2)))
