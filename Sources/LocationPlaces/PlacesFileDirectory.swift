@@ -13,6 +13,9 @@ struct PlacesFileDirectory {
         ("NIDX", 8), ("GRID", 4), ("CELL", 8), ("PART", 12), ("LINE", 8), ("PNTS", 4),
     ]
 
+    /// Optional sections (all of them or none) and their record sizes: the nearest-place candidates.
+    static let optional: [(tag: String, recordSize: Int)] = [("NRCL", 4), ("NRPT", 8), ("NRND", 16), ("NRCA", 4)]
+
     private var sections: [String: UnsafeRawBufferPointer] = [:]
 
     init(file: MappedFile, path: String) throws(PlacesDatabaseError) {
@@ -42,7 +45,8 @@ struct PlacesFileDirectory {
                     + "(offset \(offset), length \(length), file size \(size))")
             }
             // Unknown tags are ignored; a repeated required tag would make the file ambiguous.
-            guard Self.required.contains(where: { $0.tag == tag }) else { continue }
+            guard Self.required.contains(where: { $0.tag == tag }) || Self.optional.contains(where: { $0.tag == tag })
+            else { continue }
             guard sections[tag] == nil else {
                 throw .corrupt(path: path, reason: "section \(tag) appears twice in the directory")
             }
@@ -57,7 +61,19 @@ struct PlacesFileDirectory {
                     + "its \(recordSize)-byte records")
             }
         }
+        let present = Self.optional.filter { sections[$0.tag] != nil }
+        if !present.isEmpty, present.count != Self.optional.count {
+            let missing = Self.optional.filter { sections[$0.tag] == nil }.map(\.tag).joined(separator: ", ")
+            throw .corrupt(path: path, reason: "the nearest-place candidates are incomplete: \(missing) missing")
+        }
+        for (tag, recordSize) in present where sections[tag]!.count % recordSize != 0 {
+            throw .corrupt(path: path, reason: "section \(tag) is \(sections[tag]!.count) bytes, not a multiple of "
+                + "its \(recordSize)-byte records")
+        }
     }
+
+    /// Whether the file has the optional nearest-place candidates (all their sections: `init` checked).
+    var hasNearestCandidates: Bool { sections["NRCL"] != nil }
 
     /// The section's bytes (a required tag, present after `init`).
     func bytes(_ tag: String) -> UnsafeRawBufferPointer { sections[tag]! }

@@ -36,7 +36,7 @@ enum PlacesFileValidator {
             throw corrupt("section \(tag) has \(count) records, more than a 16-bit index can reach")
         }
 
-        let tables = PlacesTables(
+        var tables = PlacesTables(
             file: file, metadata: directory.bytes("META"),
             strings: strings.baseAddress!, stringsLength: strings.count,
             countries: countries, countryCount: countryCount, timeZones: timeZones, timeZoneCount: timeZoneCount,
@@ -47,7 +47,69 @@ enum PlacesFileValidator {
             cellCount: cellCount, parts: parts, partCount: partCount, lines: lines, lineCount: lineCount,
             points: points, pointCount: pointCount)
         try validate(tables, corrupt: corrupt)
+        if directory.hasNearestCandidates {
+            tables.nearestCandidates = try nearestCandidates(directory, places: placeCount, countries: countryCount,
+                                                             corrupt: corrupt)
+        }
         return tables
+    }
+
+    /// The nearest-place candidate sections' index: `NRCL` ascending inside `NRPT`, `NRPT`'s countries in
+    /// range and its root words inside `NRND` or `NRCA`. The ~2 million words of `NRND` and `NRCA` are checked
+    /// where a query reads them instead (`NearestCandidates.leaf` and `nearest`: a few compares a query, where
+    /// checking them all here cost ~5 ms of the first answer's ~20): a wrong one sends that query to the k-d
+    /// search, so a corrupt tree can neither crash nor loop.
+    private static func nearestCandidates(
+        _ directory: PlacesFileDirectory, places: Int, countries: Int, corrupt: (String) -> PlacesDatabaseError
+    ) throws(PlacesDatabaseError) -> NearestCandidates {
+        let (cellFirst, cellWords) = directory.records("NRCL", size: 4)
+        let (roots, rootCount) = directory.records("NRPT", size: 8)
+        let (nodes, nodeCount) = directory.records("NRND", size: 16)
+        let (candidatePlaces, candidateCount) = directory.records("NRCA", size: 4)
+        let cells = PlacesTables.gridRows * PlacesTables.gridColumns
+        guard cellWords == cells + 1 else { throw corrupt("NRCL has \(cellWords) entries, not \(cells + 1)") }
+        let candidates = NearestCandidates(
+            cellFirst: cellFirst, roots: roots, rootCount: rootCount, nodes: nodes, nodeCount: nodeCount,
+            places: candidatePlaces, placeCount: candidateCount, tablePlaceCount: places)
+        // Flags as integers, combined with `|`: no short-circuit, so the loops compile to selects; a wrong file
+        // is read again for the precise reason.
+        var wrong: UInt = 0
+        var previous = 0
+        for cell in 0...cells {
+            let first = candidates.firstRoot(ofCell: cell)
+            wrong |= (first < previous ? 1 : 0) | (first > rootCount ? 1 : 0)
+            previous = first
+        }
+        if wrong != 0 {
+            previous = 0
+            for cell in 0...cells {
+                let first = candidates.firstRoot(ofCell: cell)
+                guard first >= previous, first <= rootCount else {
+                    throw corrupt("NRCL[\(cell)] is \(first): the cells' first NRPT entries must ascend within its "
+                        + "\(rootCount) entries")
+                }
+                previous = first
+            }
+        }
+        for entry in 0..<rootCount {
+            guard candidates.rootCountry(entry) < countries else {
+                throw corrupt("NRPT[\(entry)] country is \(candidates.rootCountry(entry)), out of range "
+                    + "(\(countries) records)")
+            }
+            let word = candidates.rootWord(entry)
+            if word & NearestCandidates.leafBit == 0 {
+                guard Int(word) < nodeCount else {
+                    throw corrupt("NRPT[\(entry)] points to node \(word), outside NRND (\(nodeCount) nodes)")
+                }
+            } else {
+                let count = Int(word >> 28) & 7, first = Int(word & NearestCandidates.firstMask)
+                guard count == NearestCandidates.searchCount || first + count <= candidateCount else {
+                    throw corrupt("NRPT[\(entry)] lists candidates [\(first) ..< \(first) + \(count)] outside NRCA "
+                        + "(\(candidateCount) entries)")
+                }
+            }
+        }
+        return candidates
     }
 
     private static func validate(

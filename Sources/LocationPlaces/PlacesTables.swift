@@ -34,6 +34,8 @@ struct PlacesTables: @unchecked Sendable {
     let lineCount: Int
     let points: UnsafeRawPointer
     let pointCount: Int
+    /// The optional nearest-place candidates, validated (`nil` when the file has none).
+    var nearestCandidates: NearestCandidates? = nil
 
     static let none16: UInt16 = 0xFFFF
     static let none32: UInt32 = 0xFFFF_FFFF

