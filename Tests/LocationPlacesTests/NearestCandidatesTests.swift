@@ -1,0 +1,98 @@
+import Testing
+@testable import LocationPlaces
+import TestSupport
+
+/// The optional nearest-place candidate sections: the reader answers from a leaf when the leaf can tell,
+/// searches the k-d tree when it cannot, refuses a file whose candidate index is wrong with a precise
+/// reason, and neither crashes nor loops on a wrong tree.
+@Suite struct NearestCandidatesTests {
+    /// Alpha's cell (row 200, column 380: 10°–10.5°N, 10°–10.5°E) split once at 10.25°: south-west lists
+    /// Alpha, south-east lists no place (a leaf that says "none in reach", so an answer without a locality
+    /// there shows the leaf decided), north-west says "search", north-east lists Alpha.
+    static func builder(
+        nodes: [UInt32]? = nil, candidates: [UInt32] = [0], root: UInt32 = 0, rootCountry: UInt16 = 0
+    ) -> PlacesFileBuilder {
+        var builder = PlacesFileBuilder.minimal()
+        let alphaCell = 200 * 720 + 380
+        let cellFirst = (0...(720 * 360)).flatMap { cell in le32(cell <= alphaCell ? 0 : 1) }
+        let leaf = { (count: UInt32, first: UInt32) in NearestCandidates.leafBit | count << 28 | first }
+        let words = nodes ?? [leaf(1, 0), leaf(0, 0), leaf(7, 0), leaf(1, 0)]
+        builder.sections += [
+            ("NRCL", cellFirst),
+            ("NRPT", le16(rootCountry) + le16(0) + le32(root)),
+            ("NRND", words.flatMap(le32)),
+            ("NRCA", candidates.flatMap(le32)),
+        ]
+        return builder
+    }
+
+    private func open(_ builder: PlacesFileBuilder) throws -> (PlacesDatabase, TemporaryDirectory) {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write(builder.bytes(), named: "places.bin")
+        return (try PlacesDatabase.open(path: path), directory)
+    }
+
+    private func openError(_ builder: PlacesFileBuilder) throws -> String? {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try directory.write(builder.bytes(), named: "places.bin")
+        do {
+            _ = try PlacesDatabase.open(path: path)
+            return nil
+        } catch {
+            guard case .corrupt(_, let reason) = error else { return "not .corrupt: \(error)" }
+            return reason
+        }
+    }
+
+    @Test func theLeafHoldingThePointAnswers() throws {
+        let (database, directory) = try open(Self.builder())
+        defer { directory.remove() }
+        #expect(database.reverseGeocode(latitude: 10.12, longitude: 10.08)?.locality == "Alpha")
+        #expect(database.reverseGeocode(latitude: 10.3, longitude: 10.3)?.locality == "Alpha")
+        // "Search" leaf: the k-d search finds Alpha.
+        #expect(database.reverseGeocode(latitude: 10.3, longitude: 10.1)?.locality == "Alpha")
+        // The leaf that lists no place: Testland without a locality.
+        let none = try #require(database.reverseGeocode(latitude: 10.12, longitude: 10.3))
+        #expect(none.isoCountryCode == "TL")
+        #expect(none.locality == nil)
+        // A batch answers as single calls do.
+        let points: [(latitude: Double, longitude: Double)] = [(10.12, 10.08), (10.12, 10.3), (10.3, 10.1), (10.3, 10.3)]
+        let singles = points.map { database.reverseGeocode(latitude: $0.latitude, longitude: $0.longitude) }
+        #expect(database.reverseGeocode(points) == singles)
+    }
+
+    @Test func aWrongTreeFallsBackToTheSearch() throws {
+        let leaf = NearestCandidates.leafBit | 1 << 28
+        // A node that is its own child (a cycle), a child outside NRND, a run outside NRCA, a place outside PLCE.
+        for (nodes, candidates) in [([0, 0, 0, 0] as [UInt32], [0] as [UInt32]), ([9, 9, 9, 9], [0]),
+                                    ([leaf | 5, leaf | 5, leaf | 5, leaf | 5], [0]), ([leaf, leaf, leaf, leaf], [7])] {
+            let (database, directory) = try open(Self.builder(nodes: nodes, candidates: candidates))
+            defer { directory.remove() }
+            #expect(database.reverseGeocode(latitude: 10.12, longitude: 10.3)?.locality == "Alpha")
+        }
+    }
+
+    @Test func aWrongIndexIsCorrupt() throws {
+        var incomplete = Self.builder()
+        incomplete.sections.removeAll { $0.tag == "NRND" }
+        #expect(try openError(incomplete)?.contains("NRND missing") == true)
+
+        var short = Self.builder()
+        short.replace("NRCL", with: le32(0) + le32(1))
+        #expect(try openError(short)?.contains("NRCL has 2 entries") == true)
+
+        var descending = Self.builder()
+        descending.patch("NRCL", at: 4 * 720 * 360, le32(0))
+        #expect(try openError(descending)?.contains("ascend") == true)
+
+        #expect(try openError(Self.builder(rootCountry: 1))?.contains("NRPT[0] country is 1") == true)
+        #expect(try openError(Self.builder(root: 1))?.contains("outside NRND") == true)
+        let outside = NearestCandidates.leafBit | 2 << 28
+        #expect(try openError(Self.builder(root: outside))?.contains("outside NRCA") == true)
+
+        var ragged = Self.builder()
+        ragged.replace("NRND", with: [1, 2, 3])
+        #expect(try openError(ragged)?.contains("NRND") == true)
+    }
+}
