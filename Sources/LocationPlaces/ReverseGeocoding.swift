@@ -90,8 +90,8 @@ extension PlacesDatabase {
         }
     }
 
-    /// The nearest of `country`'s places within `localityRange`: from the leaf of `NearestCandidates` that
-    /// holds the point when it can tell, else by the k-d search. In a batch (`memory.remembers`), when
+    /// The nearest of `country`'s places within `localityRange`: in a batch, from the leaf of
+    /// `NearestCandidates` that holds the point when it can tell, else by the k-d search. In a batch (`memory.remembers`), when
     /// the previous search found a place in the same country, the search starts bounded by that place's
     /// distance: only subtrees that can hold a place at least as near are visited, so the same place is
     /// found (of places at exactly equal distances, possibly another one).
@@ -100,7 +100,10 @@ extension PlacesDatabase {
         inCountry country: Int, latitude: Double, longitude: Double, memory: inout AnswerMemory
     ) -> Int? {
         let target = PlacesTables.unitVector(latitude: latitude, longitude: longitude)
-        if let candidates = tables.nearestCandidates {
+        // Only in a batch: its Morton order keeps a cell's tree and candidates in the caches. One call a point
+        // would wait on a chain of misses down the tree (`NRCL`, `NRPT`, a node a level, `NRCA`: one call near
+        // places measured 860 ns instead of 680), where the k-d tree's upper levels stay cached for every call.
+        if memory.remembers, let candidates = tables.nearestCandidates {
             let (row, column) = PlacesTables.gridCell(latitude: latitude, longitude: longitude)
             let answer = candidates.nearest(
                 row: row, column: column, country: country, latitude: latitude, longitude: longitude, target: target,
