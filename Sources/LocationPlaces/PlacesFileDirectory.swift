@@ -14,7 +14,7 @@ struct PlacesFileDirectory {
     ]
 
     /// Optional sections (all of them or none) and their record sizes: the nearest-place candidates.
-    static let optional: [(tag: String, recordSize: Int)] = [("NRCL", 4), ("NRPT", 8), ("NRND", 16), ("NRCA", 4)]
+    static let optional: [(tag: String, recordSize: Int)] = [("NRCL", 4), ("NRPT", 8), ("NRND", 16), ("NRCA", 2)]
 
     private var sections: [String: UnsafeRawBufferPointer] = [:]
 

@@ -48,8 +48,7 @@ enum PlacesFileValidator {
             points: points, pointCount: pointCount)
         try validate(tables, corrupt: corrupt)
         if directory.hasNearestCandidates {
-            tables.nearestCandidates = try nearestCandidates(directory, places: placeCount, countries: countryCount,
-                                                             corrupt: corrupt)
+            tables.nearestCandidates = try nearestCandidates(directory, countries: countryCount, corrupt: corrupt)
         }
         return tables
     }
@@ -60,17 +59,17 @@ enum PlacesFileValidator {
     /// checking them all here cost ~5 ms of the first answer's ~20): a wrong one sends that query to the k-d
     /// search, so a corrupt tree can neither crash nor loop.
     private static func nearestCandidates(
-        _ directory: PlacesFileDirectory, places: Int, countries: Int, corrupt: (String) -> PlacesDatabaseError
+        _ directory: PlacesFileDirectory, countries: Int, corrupt: (String) -> PlacesDatabaseError
     ) throws(PlacesDatabaseError) -> NearestCandidates {
         let (cellFirst, cellWords) = directory.records("NRCL", size: 4)
         let (roots, rootCount) = directory.records("NRPT", size: 8)
         let (nodes, nodeCount) = directory.records("NRND", size: 16)
-        let (candidatePlaces, candidateCount) = directory.records("NRCA", size: 4)
+        let (candidatePlaces, candidateCount) = directory.records("NRCA", size: 2)
         let cells = PlacesTables.gridRows * PlacesTables.gridColumns
         guard cellWords == cells + 1 else { throw corrupt("NRCL has \(cellWords) entries, not \(cells + 1)") }
         let candidates = NearestCandidates(
             cellFirst: cellFirst, roots: roots, rootCount: rootCount, nodes: nodes, nodeCount: nodeCount,
-            places: candidatePlaces, placeCount: candidateCount, tablePlaceCount: places)
+            places: candidatePlaces, placeCount: candidateCount)
         // Flags as integers, combined with `|`: no short-circuit, so the loops compile to selects; a wrong file
         // is read again for the precise reason.
         var wrong: UInt = 0

@@ -4,9 +4,10 @@
 /// of building them again (and freeing them after).
 ///
 /// Why direct-mapped by index: `PLCE` is in k-d order per country, so neighbouring places have neighbouring
-/// indexes and rarely share a slot, and a lookup is one compare. 4,096 slots keep ~1 MB of answers alive.
+/// indexes and rarely share a slot, and a lookup is one compare. 1,024 slots keep ~250 KB of answers alive (a
+/// batch's peak memory counts against a fifth of reverse_geocoder's).
 final class RecentAnswers {
-    static let slots = 4_096
+    static let slots = 1_024
 
     private let places: UnsafeMutablePointer<Int>
     private let answers: UnsafeMutablePointer<PlaceDescription?>

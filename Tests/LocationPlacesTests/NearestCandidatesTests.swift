@@ -21,7 +21,7 @@ import TestSupport
             ("NRCL", cellFirst),
             ("NRPT", le16(rootCountry) + le16(0) + le32(root)),
             ("NRND", words.flatMap(le32)),
-            ("NRCA", candidates.flatMap(le32)),
+            ("NRCA", candidates.map(UInt16.init).flatMap(le16)),
         ]
         return builder
     }
@@ -64,7 +64,8 @@ import TestSupport
 
     @Test func aWrongTreeFallsBackToTheSearch() throws {
         let leaf = NearestCandidates.leafBit | 1 << 28
-        // A node that is its own child (a cycle), a child outside NRND, a run outside NRCA, a place outside PLCE.
+        // A node that is its own child (a cycle), a child outside NRND, a run outside NRCA, a candidate outside
+        // the country's places.
         for (nodes, candidates) in [([0, 0, 0, 0] as [UInt32], [0] as [UInt32]), ([9, 9, 9, 9], [0]),
                                     ([leaf | 5, leaf | 5, leaf | 5, leaf | 5], [0]), ([leaf, leaf, leaf, leaf], [7])] {
             let (database, directory) = try open(Self.builder(nodes: nodes, candidates: candidates))

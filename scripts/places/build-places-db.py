@@ -631,6 +631,7 @@ def build_nearest(grid, cell, part, country_ranges, plce_xyz):
         start, count = country_ranges[country]
         if count == 0:
             continue
+        assert count <= 0xFFFF, "NRCA's u16 candidates need at most 65,535 places a country"
         pts = xyz[start:start + count]
         tree = cKDTree(pts)
         grid_cells = np.array(sorted(set(pairs[country])))
@@ -676,7 +677,7 @@ def build_nearest(grid, cell, part, country_ranges, plce_xyz):
             done = (small & (n_keep <= NEAR_K)) | (depth >= NEAR_MAX_DEPTH)
             for b in np.nonzero(done)[0]:
                 if small[b] and n_keep[b] <= NEAR_K:
-                    chosen = nearest[b][keep[b]] + start
+                    chosen = nearest[b][keep[b]]  # relative to the country's first place: NRCA is u16
                     word = (1 << 31) | (len(chosen) << 28) | len(candidates)
                     candidates.extend(int(c) for c in chosen)
                     stats[f"leaves with {len(chosen)}"] += 1
@@ -713,7 +714,7 @@ def build_nearest(grid, cell, part, country_ranges, plce_xyz):
     return (np.array(nrcl, dtype="<u4").tobytes(),
             b"".join(struct.pack("<HHI", c, 0, w) for c, w in nrpt),
             np.array(nodes, dtype="<u4").reshape(-1).tobytes(),
-            np.array(candidates, dtype="<u4").tobytes(), dict(stats))
+            np.array(candidates, dtype="<u2").tobytes(), dict(stats))
 
 
 def mark_far_from_places(grid, codes, members_of, xyz):
