@@ -45,21 +45,21 @@ import TestSupport
         }
     }
 
-    @Test func theLeafHoldingThePointAnswers() throws {
+    /// The batch reads the leaves (one call a point keeps the k-d search).
+    @Test func theLeafHoldingThePointAnswersInABatch() throws {
         let (database, directory) = try open(Self.builder())
         defer { directory.remove() }
-        #expect(database.reverseGeocode(latitude: 10.12, longitude: 10.08)?.locality == "Alpha")
-        #expect(database.reverseGeocode(latitude: 10.3, longitude: 10.3)?.locality == "Alpha")
-        // "Search" leaf: the k-d search finds Alpha.
-        #expect(database.reverseGeocode(latitude: 10.3, longitude: 10.1)?.locality == "Alpha")
-        // The leaf that lists no place: Testland without a locality.
-        let none = try #require(database.reverseGeocode(latitude: 10.12, longitude: 10.3))
-        #expect(none.isoCountryCode == "TL")
-        #expect(none.locality == nil)
-        // A batch answers as single calls do.
         let points: [(latitude: Double, longitude: Double)] = [(10.12, 10.08), (10.12, 10.3), (10.3, 10.1), (10.3, 10.3)]
-        let singles = points.map { database.reverseGeocode(latitude: $0.latitude, longitude: $0.longitude) }
-        #expect(database.reverseGeocode(points) == singles)
+        let answers = database.reverseGeocode(points)
+        #expect(answers[0]?.locality == "Alpha")
+        #expect(answers[3]?.locality == "Alpha")
+        // "Search" leaf: the k-d search finds Alpha.
+        #expect(answers[2]?.locality == "Alpha")
+        // The leaf that lists no place: Testland without a locality, where the k-d search (one call) finds
+        // Alpha 22 km away — so the leaf decided.
+        #expect(answers[1]?.isoCountryCode == "TL")
+        #expect(answers[1]?.locality == nil)
+        #expect(database.reverseGeocode(latitude: 10.12, longitude: 10.3)?.locality == "Alpha")
     }
 
     @Test func aWrongTreeFallsBackToTheSearch() throws {
@@ -70,7 +70,8 @@ import TestSupport
                                     ([leaf | 5, leaf | 5, leaf | 5, leaf | 5], [0]), ([leaf, leaf, leaf, leaf], [7])] {
             let (database, directory) = try open(Self.builder(nodes: nodes, candidates: candidates))
             defer { directory.remove() }
-            #expect(database.reverseGeocode(latitude: 10.12, longitude: 10.3)?.locality == "Alpha")
+            let answers = database.reverseGeocode([(latitude: 10.12, longitude: 10.3), (latitude: 10.3, longitude: 10.3)])
+            #expect(answers.map { $0?.locality } == ["Alpha", "Alpha"])
         }
     }
 
