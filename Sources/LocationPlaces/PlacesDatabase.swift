@@ -2,7 +2,7 @@ import Logging
 
 /// The offline world database: countries, subdivisions, populated places, country polygons.
 ///
-/// Why memory-mapping: the file (~16 MB) is used in place, so opening costs one `mmap` and a validation
+/// Why memory-mapping: the file (~24 MB) is used in place, so opening costs one `mmap` and a validation
 /// pass over the indexes, not a parse: the first answer comes within milliseconds of process start, pages
 /// are shared with every other process using the database, and only the pages queries touch are read.
 /// Validation checks every reference once (`PlacesFileValidator`), so queries use unchecked loads.
@@ -10,9 +10,9 @@ import Logging
 /// Why a grid and k-d trees: a 0.5° grid answers most points with one load (open sea, or a cell wholly
 /// inside one country); only coastal and border cells test the few boundary lines clipped to them. The
 /// locality is then the nearest place among that country's places, an implicit k-d tree on unit vectors,
-/// so distances are true sphere distances with no seam at ±180° or at the poles; the file's nearest-place
-/// candidates (`NearestCandidates`) usually name the few places that can be nearest in the point's ~1 km leaf,
-/// so the search is a few distances. The format is in docs/places-database.md.
+/// so distances are true sphere distances with no seam at ±180° or at the poles; in a batch, the file's
+/// nearest-place candidates (`NearestCandidates`) usually name the few places that can be nearest in the
+/// point's ~1 km leaf, so the search is a few distances. The format is in docs/places-database.md.
 public final class PlacesDatabase: Sendable {
     /// The file this database was opened from.
     public let path: String
