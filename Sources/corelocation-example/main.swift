@@ -5,11 +5,13 @@
 //                          [--dispatch-main] [--run-until] [--in-main-block | --in-main-actor-task]
 //     corelocation-example --reverse LAT LON [--dispatch-main]
 //     corelocation-example --regions [--monitor LAT,LON,RADIUS,ID]…
+//     corelocation-example --service heading|significant|visits|ranging:UUID
 //
 // prints COUNT locations (default 5) as lines, then exits (`--timestamps` adds each location's
 // timestamp, seconds since 1970). With `--reverse` it reverse-geocodes the coordinate with
 // `CLGeocoder` instead and prints the placemark (or the error code) and whether the completion
-// handler ran on the main thread. With `--regions` it monitors regions instead (`RegionPrinter`).
+// handler ran on the main thread. With `--regions` it monitors regions instead (`RegionPrinter`),
+// with `--service` it runs another service until stopped (`ServicePrinter`).
 //
 // The main thread serves callbacks the ways apps do, and Linux supports them all:
 // `RunLoop.main.run()` (the default), `dispatchMain()` (`--dispatch-main`), or
@@ -127,6 +129,7 @@ let arguments = CommandLine.arguments.dropFirst()
 let spinsRunUntil = arguments.contains("--run-until")
 var printer: LocationPrinter?
 var regionPrinter: RegionPrinter?
+var servicePrinter: ServicePrinter?
 
 @MainActor func startPrinting() {
     printer = LocationPrinter(
@@ -143,6 +146,12 @@ if arguments.contains("--regions") {
         exit(64)
     }
     regionPrinter = RegionPrinter(regions: regions)
+} else if let flag = arguments.firstIndex(of: "--service") {
+    guard flag + 1 < arguments.endIndex, let service = ServicePrinter.Service(arguments[flag + 1]) else {
+        FileHandle.standardError.write(Data("usage: corelocation-example --service heading|significant|visits|ranging:UUID\n".utf8))
+        exit(64)
+    }
+    servicePrinter = ServicePrinter(service: service)
 } else if let flag = arguments.firstIndex(of: "--reverse") {
     reverseGeocode(Array(arguments[(flag + 1)...].filter { !$0.hasPrefix("--") }))
 } else if arguments.contains("--in-main-block") {
