@@ -14,6 +14,8 @@ import Foundation
 /// | `gpsd`, `gpsd://HOST[:PORT]` | `GPSDSource` (default 127.0.0.1:2947; IPv6 in brackets) |
 /// | `compass:DEGREES` | `CompassSource`: a simulated compass reading a fixed magnetic heading (headings only) |
 /// | `iio`, `iio:/sys/bus/iio/devices/iio:deviceN[?mode=buffered]` | `IIOMagnetometerSource`: headings from a magnetometer (the first one found, or that device), sysfs polled or buffered |
+/// | `sensorproxy` | `SensorProxyCompassSource`: headings from iio-sensor-proxy's compass over D-Bus (system bus) |
+/// | `bluez`, `bluez:hci0` | `BlueZBeaconSource`: iBeacons seen by BlueZ's LE discovery over D-Bus (the first adapter, or that one) |
 ///
 /// Options follow the value after a `?` and are joined with `&` (`nmea:drive.nmea?speed=60&checksum=optional`),
 /// so a path cannot contain `?`. `speed=N` replays `sim:`, `gpx:` and recorded `nmea:` logs N times
@@ -38,10 +40,14 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
     /// `devicePath`: the sysfs directory of the magnetometer, nil to discover the first one;
     /// `buffered`: read records from `/dev/iio:deviceN` instead of polling sysfs.
     case iio(devicePath: String? = nil, buffered: Bool = false)
+    /// iio-sensor-proxy's compass on the system bus.
+    case sensorProxy
+    /// BlueZ's LE discovery; `adapter`: the adapter's name (`hci0`), nil for the first one.
+    case bluez(adapter: String? = nil)
 
     /// The schemes a spec can start with.
     public enum Scheme: String, CaseIterable, Sendable {
-        case sim, gpx, fixed, nmea, gpsd, compass, iio
+        case sim, gpx, fixed, nmea, gpsd, compass, iio, sensorproxy, bluez
 
         /// How to write a spec of this scheme.
         public var usage: String {
@@ -53,6 +59,8 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
             case .gpsd: "gpsd[://HOST[:PORT]]"
             case .compass: "compass:DEGREES"
             case .iio: "iio[:DEVICE][?mode=polled|buffered]"
+            case .sensorproxy: "sensorproxy"
+            case .bluez: "bluez[:ADAPTER]"
             }
         }
 
@@ -66,6 +74,8 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
             case .gpsd: "the gpsd daemon (default \(GPSDSource.defaultHost):\(GPSDSource.defaultPort)), watched only while locations are needed"
             case .compass: "a simulated compass reading a fixed magnetic heading (combine with a location source: fixed:LAT,LON;compass:DEGREES)"
             case .iio: "headings from a Linux IIO magnetometer (the first under \(IIODiscovery.defaultRoot), or DEVICE), tilt compensated with an accelerometer when there is one; turn the device through all orientations to calibrate it"
+            case .sensorproxy: "headings from iio-sensor-proxy's compass (net.hadess.SensorProxy on the system bus), claimed only while headings are needed"
+            case .bluez: "iBeacons seen by BlueZ (org.bluez on the system bus) on the first adapter or ADAPTER (hci0), scanning only while beacons are ranged or monitored"
             }
         }
     }
@@ -93,6 +103,14 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
             self = .iio()
             return
         }
+        if text.trimmingCharacters(in: .whitespaces).lowercased() == "sensorproxy" {
+            self = .sensorProxy
+            return
+        }
+        if text.trimmingCharacters(in: .whitespaces).lowercased() == "bluez" {
+            self = .bluez()
+            return
+        }
         guard let colon = text.firstIndex(of: ":") else {
             throw .missingScheme(spec: text, validSchemes: valid)
         }
@@ -118,6 +136,10 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
             self = try Self.parseCompass(trimmed)
         case .iio:
             self = try Self.parseIIO(trimmed)
+        case .sensorproxy:
+            throw .unknownOption(scheme: "sensorproxy", option: trimmed, validOptions: [])
+        case .bluez:
+            self = try Self.parseBlueZ(trimmed)
         }
     }
 
@@ -201,6 +223,8 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
         case .gpsd: .gpsd
         case .compass: .compass
         case .iio: .iio
+        case .sensorProxy: .sensorproxy
+        case .bluez: .bluez
         }
     }
 
@@ -215,6 +239,8 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
         case .gpsd(let host, let port): "gpsd://" + TCPOpener.hostPort(host, port)
         case .compass(let heading): "compass:\(heading)"
         case .iio(let devicePath, let buffered): Self.iioDescription(devicePath: devicePath, buffered: buffered)
+        case .sensorProxy: "sensorproxy"
+        case .bluez(let adapter): "bluez" + (adapter.map { ":" + $0 } ?? "")
         }
     }
 
@@ -248,6 +274,10 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
             return CompassSource(magneticHeading: heading, name: description)
         case .iio(let devicePath, let buffered):
             return IIOMagnetometerSource(devicePath: devicePath, mode: buffered ? .buffered() : .polled, name: description)
+        case .sensorProxy:
+            return SensorProxyCompassSource(name: description)
+        case .bluez(let adapter):
+            return BlueZBeaconSource(adapter: adapter, name: description)
         }
     }
 }
