@@ -95,17 +95,17 @@ struct BlueZBeaconSourceTests {
         let recorder = SourceRecorder()
         loop.execute { source.start(on: loop, emit: recorder.emit) }
         loop.run()
-        try #require(await eventuallyAsync { loop.run(); return (try? await rig.calls("StartDiscovery")) == 1 }, "scanning starts")
+        try #require(await eventuallyAsync(timeout: PrivateBus.patience) { loop.run(); return (try? await rig.calls("StartDiscovery")) == 1 }, "scanning starts")
         let filters = try await rig.mock.mock("GetMethodCalls", [.string("SetDiscoveryFilter")], path: Self.adapterPath, via: rig.client)
         #expect("\(filters)".contains("Transport") && "\(filters)".contains("DuplicateData"), "\(filters)")
 
         try await rig.advertise(device, company: 0x004C, payload: Self.iBeaconPayload, rssi: -60)
-        try #require(await eventually { loop.run(); return !recorder.sightings.isEmpty }, "\(recorder.all)")
+        try #require(await eventually(timeout: PrivateBus.patience) { loop.run(); return !recorder.sightings.isEmpty }, "\(recorder.all)")
         #expect(recorder.sightings == [BeaconSighting(identity: Self.beacon, measuredPower: -59, rssi: -60, timestamp: loop.now)])
 
         // A new RSSI for the same advertisement is a new sighting.
         try await rig.setRSSI(device, -71)
-        try #require(await eventually { loop.run(); return recorder.sightings.count == 2 }, "\(recorder.all)")
+        try #require(await eventually(timeout: PrivateBus.patience) { loop.run(); return recorder.sightings.count == 2 }, "\(recorder.all)")
         #expect(recorder.sightings.last?.rssi == -71)
 
         // Another manufacturer, and Apple data that is not an iBeacon, are ignored.
@@ -119,7 +119,7 @@ struct BlueZBeaconSourceTests {
 
         loop.execute { source.stop() }
         loop.run()
-        try #require(await eventuallyAsync { loop.run(); return (try? await rig.calls("StopDiscovery")) == 1 }, "scanning stops with the source")
+        try #require(await eventuallyAsync(timeout: PrivateBus.patience) { loop.run(); return (try? await rig.calls("StopDiscovery")) == 1 }, "scanning stops with the source")
         try await rig.setRSSI(device, -40)
         try await Task.sleep(for: .milliseconds(200))
         loop.run()
@@ -134,21 +134,21 @@ struct BlueZBeaconSourceTests {
         let recorder = SourceRecorder()
         source.start(on: RealtimeLoop(label: "test.bluez.power"), emit: recorder.emit)
         defer { source.stop() }
-        try #require(await eventuallyAsync { (try? await rig.calls("StartDiscovery")) == 1 })
+        try #require(await eventuallyAsync(timeout: PrivateBus.patience) { (try? await rig.calls("StartDiscovery")) == 1 })
         try await rig.advertise(device, company: 0x004C, payload: Self.iBeaconPayload, rssi: -65)
-        try #require(await eventually { recorder.sightings.count == 1 })
+        try #require(await eventually(timeout: PrivateBus.patience) { recorder.sightings.count == 1 })
 
         try await rig.setPowered(false)
-        try #require(await eventually { !recorder.noFixReasons.isEmpty }, "\(recorder.all)")
+        try #require(await eventually(timeout: PrivateBus.patience) { !recorder.noFixReasons.isEmpty }, "\(recorder.all)")
         #expect(recorder.noFixReasons.first?.contains("powered off") == true)
         try await rig.setRSSI(device, -66)
         try await Task.sleep(for: .milliseconds(200))
         #expect(recorder.sightings.count == 1, "no sightings while the adapter is off")
 
         try await rig.setPowered(true)
-        try #require(await eventuallyAsync { (try? await rig.calls("StartDiscovery")) == 2 }, "scanning resumes: \(recorder.all)")
+        try #require(await eventuallyAsync(timeout: PrivateBus.patience) { (try? await rig.calls("StartDiscovery")) == 2 }, "scanning resumes: \(recorder.all)")
         try await rig.setRSSI(device, -67)
-        try #require(await eventually { recorder.sightings.count == 2 }, "\(recorder.all)")
+        try #require(await eventually(timeout: PrivateBus.patience) { recorder.sightings.count == 2 }, "\(recorder.all)")
         #expect(recorder.sightings.last?.rssi == -67)
     }
 
@@ -159,17 +159,17 @@ struct BlueZBeaconSourceTests {
         let recorder = SourceRecorder()
         source.start(on: RealtimeLoop(label: "test.bluez.adapter"), emit: recorder.emit)
         defer { source.stop() }
-        try #require(await eventually { !recorder.noFixReasons.isEmpty })
+        try #require(await eventually(timeout: PrivateBus.patience) { !recorder.noFixReasons.isEmpty })
         #expect(recorder.noFixReasons == ["no Bluetooth adapter"])
 
         _ = try await rig.bluez("AddAdapter", [.string("hci0"), .string("test host")])
-        try #require(await eventuallyAsync { (try? await rig.calls("StartDiscovery")) == 1 }, "\(recorder.all)")
+        try #require(await eventuallyAsync(timeout: PrivateBus.patience) { (try? await rig.calls("StartDiscovery")) == 1 }, "\(recorder.all)")
         let device = try await rig.addDevice("AA:BB:CC:DD:EE:04")
         try await rig.advertise(device, company: 0x004C, payload: Self.iBeaconPayload, rssi: -80)
-        try #require(await eventually { recorder.sightings.count == 1 }, "\(recorder.all)")
+        try #require(await eventually(timeout: PrivateBus.patience) { recorder.sightings.count == 1 }, "\(recorder.all)")
 
         _ = try await rig.bluez("RemoveAdapter", [.string("hci0")])
-        try #require(await eventually { recorder.noFixReasons.count == 2 }, "\(recorder.all)")
+        try #require(await eventually(timeout: PrivateBus.patience) { recorder.noFixReasons.count == 2 }, "\(recorder.all)")
         #expect(recorder.noFixReasons.last?.contains("removed") == true)
     }
 
@@ -180,9 +180,9 @@ struct BlueZBeaconSourceTests {
         let recorder = SourceRecorder()
         source.start(on: RealtimeLoop(label: "test.bluez.gone"), emit: recorder.emit)
         defer { source.stop() }
-        try #require(await eventuallyAsync { (try? await rig.calls("StartDiscovery")) == 1 })
+        try #require(await eventuallyAsync(timeout: PrivateBus.patience) { (try? await rig.calls("StartDiscovery")) == 1 })
         rig.mock.stop()
-        try #require(await eventually { !recorder.noFixReasons.isEmpty }, "\(recorder.all)")
+        try #require(await eventually(timeout: PrivateBus.patience) { !recorder.noFixReasons.isEmpty }, "\(recorder.all)")
         #expect(recorder.noFixReasons.first?.contains("not running") == true)
     }
 }

@@ -42,23 +42,23 @@ struct SensorProxyCompassSourceTests {
         let loop = RealtimeLoop(label: "test.sensorproxy")
         let recorder = SourceRecorder()
         source.start(on: loop, emit: recorder.emit)
-        try #require(await eventually { !recorder.headings.isEmpty }, "the current heading after the claim: \(recorder.all)")
+        try #require(await eventually(timeout: PrivateBus.patience) { !recorder.headings.isEmpty }, "the current heading after the claim: \(recorder.all)")
         let first = recorder.headings[0]
         #expect(first.magneticHeading == 90)
         #expect(first.headingAccuracy == Source.headingAccuracy)
         #expect(try await mock.callCount("ClaimCompass", path: Source.path, via: client) == 1)
 
         try await Self.setProperties(["CompassHeading": .double(181.5)], on: mock, via: client)
-        try #require(await eventually { recorder.headings.contains { $0.magneticHeading == 181.5 } }, "a changed heading arrives")
+        try #require(await eventually(timeout: PrivateBus.patience) { recorder.headings.contains { $0.magneticHeading == 181.5 } }, "a changed heading arrives")
         // No reading yet (-1) is not a heading.
         let count = recorder.headings.count
         try await Self.setProperties(["CompassHeading": .double(-1)], on: mock, via: client)
         try await Self.setProperties(["CompassHeading": .double(270)], on: mock, via: client)
-        try #require(await eventually { recorder.headings.contains { $0.magneticHeading == 270 } })
+        try #require(await eventually(timeout: PrivateBus.patience) { recorder.headings.contains { $0.magneticHeading == 270 } })
         #expect(recorder.headings.dropFirst(count).map(\.magneticHeading) == [270])
 
         source.stop()
-        #expect(await eventuallyAsync {
+        #expect(await eventuallyAsync(timeout: PrivateBus.patience) {
             (try? await mock.callCount("ReleaseCompass", path: Source.path, via: client)) == 1
         }, "the claim is released on stop")
         let stoppedAt = recorder.all.count
@@ -78,12 +78,12 @@ struct SensorProxyCompassSourceTests {
         let recorder = SourceRecorder()
         source.start(on: RealtimeLoop(label: "test.sensorproxy.none"), emit: recorder.emit)
         defer { source.stop() }
-        try #require(await eventually { !recorder.noFixReasons.isEmpty })
+        try #require(await eventually(timeout: PrivateBus.patience) { !recorder.noFixReasons.isEmpty })
         #expect(recorder.noFixReasons == ["iio-sensor-proxy has no compass"])
         #expect(recorder.headings.isEmpty)
         // A compass appears (the proxy sends HasCompass with the heading).
         try await Self.setProperties(["HasCompass": .boolean(true), "CompassHeading": .double(45)], on: mock, via: client)
-        try #require(await eventually { !recorder.headings.isEmpty })
+        try #require(await eventually(timeout: PrivateBus.patience) { !recorder.headings.isEmpty })
         #expect(recorder.headings.map(\.magneticHeading) == [45])
     }
 
@@ -97,18 +97,18 @@ struct SensorProxyCompassSourceTests {
         // Not running at start.
         source.start(on: RealtimeLoop(label: "test.sensorproxy.vanish"), emit: recorder.emit)
         defer { source.stop() }
-        try #require(await eventually { !recorder.noFixReasons.isEmpty })
+        try #require(await eventually(timeout: PrivateBus.patience) { !recorder.noFixReasons.isEmpty })
         #expect(recorder.noFixReasons.first?.contains("not running") == true, "\(recorder.noFixReasons)")
 
         let mock = try await Self.startProxy(on: bus, via: client, hasCompass: true, heading: 12)
-        try #require(await eventually { !recorder.headings.isEmpty }, "headings once the proxy appears: \(recorder.all)")
+        try #require(await eventually(timeout: PrivateBus.patience) { !recorder.headings.isEmpty }, "headings once the proxy appears: \(recorder.all)")
         #expect(recorder.headings.first?.magneticHeading == 12)
 
         mock.stop()
-        try #require(await eventually { recorder.noFixReasons.count == 2 }, "\(recorder.all)")
+        try #require(await eventually(timeout: PrivateBus.patience) { recorder.noFixReasons.count == 2 }, "\(recorder.all)")
         let back = try await Self.startProxy(on: bus, via: client, hasCompass: true, heading: 300)
         defer { back.stop() }
-        try #require(await eventually { recorder.headings.contains { $0.magneticHeading == 300 } }, "\(recorder.all)")
+        try #require(await eventually(timeout: PrivateBus.patience) { recorder.headings.contains { $0.magneticHeading == 300 } }, "\(recorder.all)")
         #expect(try await back.callCount("ClaimCompass", path: Source.path, via: client) == 1, "claimed again from the new proxy")
     }
 
@@ -122,9 +122,9 @@ struct SensorProxyCompassSourceTests {
         let recorder = SourceRecorder()
         source.start(on: RealtimeLoop(label: "test.sensorproxy.bus"), emit: recorder.emit)
         defer { source.stop() }
-        try #require(await eventually { !recorder.headings.isEmpty })
+        try #require(await eventually(timeout: PrivateBus.patience) { !recorder.headings.isEmpty })
         bus.stop()
-        try #require(await eventually { !recorder.noFixReasons.isEmpty }, "\(recorder.all)")
+        try #require(await eventually(timeout: PrivateBus.patience) { !recorder.noFixReasons.isEmpty }, "\(recorder.all)")
         // Retries while the bus is gone are not reported again.
         try await Task.sleep(for: .milliseconds(400))
         #expect(recorder.noFixReasons.count == 1, "\(recorder.noFixReasons)")

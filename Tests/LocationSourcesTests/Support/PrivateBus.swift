@@ -18,6 +18,10 @@ final class PrivateBus: Sendable {
         python3-dbus (apt-get install libdbus-1-dev dbus-daemon python3-dbusmock; touch Package.swift and rebuild)
         """
 
+    /// How long a test waits for something the bus or a mock service must do: python-dbusmock answers
+    /// in milliseconds alone, but seconds late when the whole suite runs on two busy cores.
+    static let patience: Duration = .seconds(20)
+
     /// Whether a bus can be started and the build speaks D-Bus.
     static var isAvailable: Bool { DBusConnection.isSupported && daemon != nil }
     /// Whether dbusmock services can be started on it too.
@@ -111,7 +115,7 @@ final class PrivateBus: Sendable {
             case .signal: break
             }
         }
-        try #require(await eventually { connected.withLock { $0 } != nil })
+        try #require(await eventually(timeout: Self.patience) { connected.withLock { $0 } != nil })
         try #require(connected.withLock { $0 } == true, "the test connects to its private bus")
         return connection
     }
