@@ -116,9 +116,9 @@ extension DBusValue {
         if case .array(_, let items) = unwrapped { items } else { nil }
     }
 
-    /// `as` or `ao`.
+    /// `as`, `ao`, `ag`, or `av` holding only those; nil for an array of anything else, even an empty one.
     public var strings: [String]? {
-        guard let elements else { return nil }
+        guard case .array(let element, let elements) = unwrapped, ["s", "o", "g", "v"].contains(element) else { return nil }
         var strings: [String] = []
         for element in elements {
             guard let string = element.string else { return nil }

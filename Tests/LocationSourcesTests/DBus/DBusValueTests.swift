@@ -21,6 +21,10 @@ struct DBusValueTests {
         // An array claiming bytes but holding something else (only a hand-built value can).
         #expect(DBusValue.array(elementSignature: "y", [.byte(1), .int16(2)]).bytes == nil)
         #expect(DBusValue.array(elementSignature: "s", [.string("a"), .int32(1)]).strings == nil)
+        // Found by the fuzzer: an empty array of another type is not an empty list of strings.
+        #expect(DBusValue.array(elementSignature: "i", []).strings == nil)
+        #expect(DBusValue.array(elementSignature: "s", []).strings == [])
+        #expect(DBusValue.array(elementSignature: "v", [.variant(.string("a"))]).strings == ["a"])
         #expect(DBusValue.properties(["a": .int32(1)]).uint16Keyed == nil)
         #expect(DBusValue.dictionary(keySignature: "q", valueSignature: "v", [
             DBusDictEntry(key: .string("x"), value: .variant(.byte(1))),
