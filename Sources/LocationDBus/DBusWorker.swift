@@ -140,7 +140,8 @@ final class DBusWorker: @unchecked Sendable {
     private func serve() -> Bool {
         guard let connection else { return false }
         var socket: Int32 = -1
-        guard dbus_connection_get_unix_fd(connection, &socket) != 0 else { return false }
+        // The socket of any transport (Unix or TCP), for poll(2).
+        guard dbus_connection_get_socket(connection, &socket) != 0 else { return false }
         while true {
             while let message = dbus_connection_pop_message(connection) {
                 handle(message, on: connection)
