@@ -15,10 +15,11 @@ struct SensorProxyCompassSourceTests {
     /// Starts the stand-in (`Fixtures/sensorproxy_compass.py`: the methods and properties exist before
     /// the name is owned, as with the real proxy).
     static func startProxy(on bus: PrivateBus, via client: DBusConnection, hasCompass: Bool,
-                           heading: Double) async throws -> DBusMock {
+                           heading: Double, denyClaim: Bool = false) async throws -> DBusMock {
         let template = fixturePath("sensorproxy_compass.py")
         return try await bus.startMock(name: Source.service, arguments: [
-            "--template", template, "-p", #"{"HasCompass": \#(hasCompass), "CompassHeading": \#(heading)}"#,
+            "--template", template,
+            "-p", #"{"HasCompass": \#(hasCompass), "CompassHeading": \#(heading), "DenyClaim": \#(denyClaim)}"#,
         ])
     }
 
@@ -110,6 +111,23 @@ struct SensorProxyCompassSourceTests {
         defer { back.stop() }
         try #require(await eventually(timeout: PrivateBus.patience) { recorder.headings.contains { $0.magneticHeading == 300 } }, "\(recorder.all)")
         #expect(try await back.callCount("ClaimCompass", path: Source.path, via: client) == 1, "claimed again from the new proxy")
+    }
+
+    @Test func aRefusedClaimIsNoFixThatSaysWhy() async throws {
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        let client = try await bus.connect()
+        defer { client.close() }
+        let mock = try await Self.startProxy(on: bus, via: client, hasCompass: true, heading: 5, denyClaim: true)
+        defer { mock.stop() }
+        let source = Source(bus: bus.bus)
+        let recorder = SourceRecorder()
+        source.start(on: RealtimeLoop(label: "test.sensorproxy.denied"), emit: recorder.emit)
+        defer { source.stop() }
+        try #require(await eventually(timeout: PrivateBus.patience) { !recorder.noFixReasons.isEmpty })
+        let reason = try #require(recorder.noFixReasons.first)
+        #expect(reason.contains(DBusFailure.accessDenied) && reason.contains("Geoclue"), "\(reason)")
+        #expect(recorder.headings.isEmpty, "no heading without a claim")
     }
 
     @Test func theBusGoingAwayIsNoFix() async throws {

@@ -5,6 +5,8 @@ dbusmock's own iio-sensors-proxy template puts the compass on the main object, s
 one. Parameters: HasCompass (bool) and CompassHeading (float), e.g.
 python3 -m dbusmock --system --template sensorproxy_compass.py -p '{"HasCompass": true, "CompassHeading": 90.0}'
 Change them with org.freedesktop.DBus.Mock.UpdateProperties, which sends PropertiesChanged.
+DenyClaim (bool) makes ClaimCompass fail with AccessDenied, as the proxy's bus policy does for any
+user but Geoclue's.
 '''
 
 import dbus
@@ -17,8 +19,12 @@ SYSTEM_BUS = True
 
 def load(mock, parameters):
     parameters = parameters or {}
+    claim = ''
+    if parameters.get('DenyClaim', False):
+        claim = ("raise dbus.exceptions.DBusException('Rejected send message', "
+                 "name='org.freedesktop.DBus.Error.AccessDenied')")
     mock.AddMethods(MAIN_IFACE, [
-        ('ClaimCompass', '', '', ''),
+        ('ClaimCompass', '', '', claim),
         ('ReleaseCompass', '', '', ''),
     ])
     mock.AddProperties(MAIN_IFACE, {
