@@ -77,6 +77,7 @@ let package = Package(
         // Layer 1: sources of raw samples (simulation, GPX, NMEA, gpsd, IIO, iio-sensor-proxy, BlueZ).
         .target(name: "LocationSources", dependencies: [
             "LocationProtocol", "LocationCore", "LocationGeodesy", "LocationGeomagnetism", "LocationNMEA", "LocationDBus",
+            "SeededRandom",  // simulated beacons' seeded signal
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Layer 2: the per-device engine (demand, filters, pausing, single requests).

@@ -116,7 +116,7 @@ public final class LocationTestHarness: @unchecked Sendable {
         source spec: String, speed: Double? = nil, app: AppIdentity,
         info: AppInfo = LocationTestHarness.defaultInfo, answer: Answer? = .allowWhileUsing(precise: true)
     ) throws {
-        let sources = try spec.split(separator: ";").map { try SourceSpec(String($0)).makeSource(speed: speed) }
+        let sources = try SourceSpec.makeSources(spec.split(separator: ";").map { try SourceSpec(String($0)) }, speed: speed)
         self.init(sources: sources, app: app, info: info, answer: answer)
     }
 

@@ -22,6 +22,10 @@ public struct EngineTuning: Sendable, Equatable {
     public var significantWakeLimit: TimeInterval = 60
     /// Visit detection's thresholds and duty cycle (its wakes give up after `significantWakeLimit`).
     public var visits = VisitDetector.Parameters()
+    /// Beacon ranging reports this often, seconds (Core Location ranges about once a second).
+    public var beaconRangingInterval: TimeInterval = 1
+    /// How beacon sightings become distances and proximities.
+    public var beaconRanging = BeaconRanger.Parameters()
 
     public init() {}
 

@@ -32,6 +32,16 @@ public final class LocationEngine: @unchecked Sendable {
     /// The heading source run for headings alone is metered apart: `energy` follows one location
     /// source at a time.
     var headingEnergy = EnergyMeter()
+    /// Beacon ranging (`LocationEngine+Beacons`): its subscribers, the source scanning for them, what
+    /// it heard and the ranging timer. Metered apart, like the heading source.
+    var beaconSubscriptions: [UInt64: BeaconSubscriptionState] = [:]
+    var beaconActive: (any LocationSource)?
+    var beaconGeneration = 0
+    var beaconEnergy = EnergyMeter()
+    var beaconRanger = BeaconRanger()
+    var beaconTimer: ScheduledWork?
+    /// Why no beacon source can scan now; nil while one can.
+    var beaconUnavailable: String?
     private var sourceHasFix = true
     private var movement: MovementDetector
     private var energy = EnergyMeter()
@@ -47,6 +57,7 @@ public final class LocationEngine: @unchecked Sendable {
         self.tuning = tuning
         self.logger = logger
         movement = MovementDetector(radius: tuning.stationaryRadius)
+        beaconRanger = BeaconRanger(parameters: tuning.beaconRanging)
     }
 
     /// Whether the engine was given any source of locations.
@@ -164,12 +175,17 @@ public final class LocationEngine: @unchecked Sendable {
         }
         accountDemand(demanding)
         accountHeadingDemand()
-        // The heading source is stopped before the location source starts and started after it
-        // stopped: one source may pass from one role to the other.
+        accountBeaconDemand()
+        // The heading and beacon sources are stopped before the location source starts and started
+        // after it stopped: one source may pass from one role to another.
         let wantedHeading = headingSourceWanted(alongside: wanted)
+        let wantedBeacons = beaconSourceWanted(alongside: wanted)
         if let headingActive, !(wantedHeading.map { $0 === headingActive } ?? false) { stopHeadingSource() }
+        if let beaconActive, !(wantedBeacons.map { $0 === beaconActive } ?? false) { stopBeaconSource() }
         switchLocationSource(to: wanted, demanding: !demanding.isEmpty)
         if let wantedHeading, headingActive == nil { startHeadingSource(wantedHeading) }
+        if let wantedBeacons, beaconActive == nil { startBeaconSource(wantedBeacons) }
+        reconcileBeaconRanging(locationSource: wanted)
         publish()
     }
 
@@ -243,9 +259,9 @@ public final class LocationEngine: @unchecked Sendable {
         case .heading(let sample):
             // Headings reach heading subscribers only.
             deliverHeading(sample)
-        case .beacon:
-            // Beacon sightings reach beacon subscribers only, from a source run for them.
-            break
+        case .beacon(let sighting):
+            // Beacon sightings reach beacon subscribers only.
+            observeBeacon(sighting)
         case .finished:
             guard let source else { return }
             logger.info("source finished", metadata: ["source": "\(source.descriptor.name)"])
@@ -400,12 +416,13 @@ public final class LocationEngine: @unchecked Sendable {
         }
     }
 
-    /// Both meters' figures as of now. This runs for every fix: without a heading source ever
-    /// started there is nothing to add.
+    /// The meters' figures as of now. This runs for every fix: without a heading or beacon source
+    /// ever started there is nothing to add.
     private func energyReport() -> EnergyReport {
-        let locations = energy.report(at: loop.now)
-        guard headingEnergy.report.sourceStarts > 0 else { return locations }
-        return locations.adding(headingEnergy.report(at: loop.now))
+        var report = energy.report(at: loop.now)
+        if headingEnergy.report.sourceStarts > 0 { report = report.adding(headingEnergy.report(at: loop.now)) }
+        if beaconEnergy.report.sourceStarts > 0 { report = report.adding(beaconEnergy.report(at: loop.now)) }
+        return report
     }
 
     func publish() {

@@ -51,4 +51,10 @@ public final class SimulatedRouteSource: LocationSource {
     }
 
     public func stop() { player.stop() }
+
+    /// Where the traveller is at loop time `now` (the simulated clock of the fixes).
+    public func travellerPosition(at now: Date) -> (latitude: Double, longitude: Double) {
+        let point = player.travellerPosition(at: now)
+        return (point.latitude, point.longitude)
+    }
 }

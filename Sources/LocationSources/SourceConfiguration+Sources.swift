@@ -30,17 +30,15 @@ extension SourceConfiguration {
         return configuration.makeSources(logger: logger)
     }
 
-    /// One source per spec; a spec that cannot be made into a source is logged and skipped. Each
-    /// replay runs at its spec's own `speed=` (`sim:walk?speed=60`), so an app's hour of driving can
-    /// replay in a minute with no change to the app.
+    /// One source per spec (every `beacon:` together one scanner: `SourceSpec.makeSources`); a spec
+    /// that cannot be made into a source is logged and skipped. Each replay runs at its spec's own
+    /// `speed=` (`sim:walk?speed=60`), so an app's hour of driving can replay in a minute with no
+    /// change to the app.
     public func makeSources(logger: Logger = Logger(label: "corelocation.sources")) -> [any LocationSource] {
-        specs.compactMap { spec in
-            do {
-                return try spec.makeSource()
-            } catch {
-                logger.error("location source \(spec) from \(origin) is not usable", metadata: ["error": "\(error)"])
-                return nil
-            }
-        }
+        let origin = origin
+        // With a handler for every failure, nothing is thrown.
+        return (try? SourceSpec.makeSources(specs) { spec, error in
+            logger.error("location source \(spec) from \(origin) is not usable", metadata: ["error": "\(error)"])
+        }) ?? []
     }
 }

@@ -14,6 +14,7 @@ import Foundation
 /// | `gpsd`, `gpsd://HOST[:PORT]` | `GPSDSource` (default 127.0.0.1:2947; IPv6 in brackets) |
 /// | `compass:DEGREES` | `CompassSource`: a simulated compass reading a fixed magnetic heading (headings only) |
 /// | `iio`, `iio:/sys/bus/iio/devices/iio:deviceN[?mode=buffered]` | `IIOMagnetometerSource`: headings from a magnetometer (the first one found, or that device), sysfs polled or buffered |
+/// | `beacon:UUID,MAJOR,MINOR,POWER@LAT,LON` | a simulated iBeacon at a point, advertising POWER dBm at 1 m; every `beacon:` of a configuration is heard by one `SimulatedBeaconScanner` at the position of the configuration's first `sim:` or `fixed:` source (``makeSources(_:speed:skipping:)``) |
 /// | `sensorproxy` | `SensorProxyCompassSource`: headings from iio-sensor-proxy's compass over D-Bus (system bus) |
 /// | `bluez`, `bluez:hci0` | `BlueZBeaconSource`: iBeacons seen by BlueZ's LE discovery over D-Bus (the first adapter, or that one) |
 ///
@@ -40,6 +41,9 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
     /// `devicePath`: the sysfs directory of the magnetometer, nil to discover the first one;
     /// `buffered`: read records from `/dev/iio:deviceN` instead of polling sysfs.
     case iio(devicePath: String? = nil, buffered: Bool = false)
+    /// A simulated beacon; heard through ``makeSources(_:speed:skipping:)`` only.
+    case beacon(SimulatedBeacon)
+
     /// iio-sensor-proxy's compass on the system bus.
     case sensorProxy
     /// BlueZ's LE discovery; `adapter`: the adapter's name (`hci0`), nil for the first one.
@@ -47,7 +51,7 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
 
     /// The schemes a spec can start with.
     public enum Scheme: String, CaseIterable, Sendable {
-        case sim, gpx, fixed, nmea, gpsd, compass, iio, sensorproxy, bluez
+        case sim, gpx, fixed, nmea, gpsd, compass, iio, beacon, sensorproxy, bluez
 
         /// How to write a spec of this scheme.
         public var usage: String {
@@ -59,6 +63,7 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
             case .gpsd: "gpsd[://HOST[:PORT]]"
             case .compass: "compass:DEGREES"
             case .iio: "iio[:DEVICE][?mode=polled|buffered]"
+            case .beacon: "beacon:UUID,MAJOR,MINOR,POWER@LAT,LON"
             case .sensorproxy: "sensorproxy"
             case .bluez: "bluez[:ADAPTER]"
             }
@@ -73,6 +78,7 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
             case .nmea: "an NMEA 0183 receiver: a serial device (baud default \(SerialPort.defaultBaudRate)), a TCP stream, standard input (-), or a log file replayed (at recorded pace, speed=N: N times as fast; pace=max: as fast as possible)"
             case .gpsd: "the gpsd daemon (default \(GPSDSource.defaultHost):\(GPSDSource.defaultPort)), watched only while locations are needed"
             case .compass: "a simulated compass reading a fixed magnetic heading (combine with a location source: fixed:LAT,LON;compass:DEGREES)"
+            case .beacon: "a simulated iBeacon at LAT,LON advertising POWER dBm at 1 m, heard from the position of a sim: or fixed: source given with it (sim:walk;beacon:…); repeatable"
             case .iio: "headings from a Linux IIO magnetometer (the first under \(IIODiscovery.defaultRoot), or DEVICE), tilt compensated with an accelerometer when there is one; turn the device through all orientations to calibrate it"
             case .sensorproxy: "headings from iio-sensor-proxy's compass (net.hadess.SensorProxy on the system bus), claimed only while headings are needed"
             case .bluez: "iBeacons seen by BlueZ (org.bluez on the system bus) on the first adapter or ADAPTER (hci0), scanning only while beacons are ranged or monitored"
@@ -136,6 +142,8 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
             self = try Self.parseCompass(trimmed)
         case .iio:
             self = try Self.parseIIO(trimmed)
+        case .beacon:
+            self = try Self.parseBeacon(trimmed, spec: text)
         case .sensorproxy:
             throw .unknownOption(scheme: "sensorproxy", option: trimmed, validOptions: [])
         case .bluez:
@@ -223,6 +231,7 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
         case .gpsd: .gpsd
         case .compass: .compass
         case .iio: .iio
+        case .beacon: .beacon
         case .sensorProxy: .sensorproxy
         case .bluez: .bluez
         }
@@ -239,6 +248,7 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
         case .gpsd(let host, let port): "gpsd://" + TCPOpener.hostPort(host, port)
         case .compass(let heading): "compass:\(heading)"
         case .iio(let devicePath, let buffered): Self.iioDescription(devicePath: devicePath, buffered: buffered)
+        case .beacon(let beacon): Self.beaconDescription(beacon)
         case .sensorProxy: "sensorproxy"
         case .bluez(let adapter): "bluez" + (adapter.map { ":" + $0 } ?? "")
         }
@@ -251,7 +261,9 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
     ///   own `speed=` (``speed``), else 1. A speed given here wins over the spec's.
     /// - Throws: `SourceSpecError.badSpeed` when `speed` is not a positive finite number; `GPXError` when
     ///   the GPX file cannot be used; `SourceSpecError.unusablePath` or `.optionNotApplicable` when an
-    ///   `nmea:` path is missing, unreadable, or not what its options say.
+    ///   `nmea:` path is missing, unreadable, or not what its options say;
+    ///   `SourceSpecError.beaconWithoutPosition` for `beacon:`, which needs the other specs
+    ///   (``makeSources(_:speed:skipping:)``).
     public func makeSource(speed: Double? = nil) throws -> any LocationSource {
         let speed = speed ?? self.speed ?? 1
         guard speed.isFinite, speed > 0 else { throw SourceSpecError.badSpeed(speed) }
@@ -274,6 +286,8 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
             return CompassSource(magneticHeading: heading, name: description)
         case .iio(let devicePath, let buffered):
             return IIOMagnetometerSource(devicePath: devicePath, mode: buffered ? .buffered() : .polled, name: description)
+        case .beacon:
+            throw SourceSpecError.beaconWithoutPosition
         case .sensorProxy:
             return SensorProxyCompassSource(name: description)
         case .bluez(let adapter):

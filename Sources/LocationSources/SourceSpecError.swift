@@ -35,6 +35,12 @@ public enum SourceSpecError: Error, Sendable, Equatable, CustomStringConvertible
     case badPort(String)
     /// An `nmea:` path that does not exist, cannot be read, or is neither a file nor a device.
     case unusablePath(String, reason: String)
+    /// A `beacon:` UUID that is not one (`E2C56DB5-DFFB-48D2-B060-D0F5A71096E0`).
+    case malformedUUID(String)
+    /// A `beacon:` major or minor outside 0–65535, or a measured power outside −128–127.
+    case beaconValueOutOfRange(field: String, value: String)
+    /// `beacon:` specs without a `sim:` or `fixed:` source to place the simulated device.
+    case beaconWithoutPosition
 
     public var description: String {
         switch self {
@@ -76,6 +82,13 @@ public enum SourceSpecError: Error, Sendable, Equatable, CustomStringConvertible
             return "port '\(Self.clip(value))' is not a number from 1 to 65535"
         case .unusablePath(let path, let reason):
             return "cannot use NMEA source \(Self.clip(path)): \(Self.clip(reason))"
+        case .malformedUUID(let value):
+            return "'\(Self.clip(value))' is not a UUID (e.g. E2C56DB5-DFFB-48D2-B060-D0F5A71096E0)"
+        case .beaconValueOutOfRange(let field, let value):
+            let range = field == "measured power" ? "-128 to 127 dBm" : "0 to 65535"
+            return "beacon \(field) '\(Self.clip(value))' is not a whole number from \(range)"
+        case .beaconWithoutPosition:
+            return "beacon: sources need a simulated position to be heard from; add sim:NAME or fixed:LAT,LON (e.g. fixed:48.85,2.35;beacon:…)"
         }
     }
 

@@ -86,6 +86,19 @@ final class TrackPlayer: Sendable {
         return min(whole, gridCount - 1)
     }
 
+    /// Where the traveller is at loop time `now`, between samples too. A player that never started
+    /// takes `now` as its origin, so whatever listens (a simulated beacon scanner) and the fixes
+    /// share one simulated clock whichever starts first.
+    func travellerPosition(at now: Date) -> TimedTrack.Point {
+        let origin = state.withLock { state in
+            let origin = state.origin ?? now
+            state.origin = origin
+            return origin
+        }
+        let elapsed = max(0, now.timeIntervalSince(origin)) * speed
+        return track.position(at: elapsed)
+    }
+
     func start(on loop: any EngineLoop, emit: @escaping @Sendable (SourceEvent) -> Void) {
         let started: (generation: UInt64, deadline: Date)? = state.withLock { state in
             guard !state.running else { return nil }

@@ -14,7 +14,7 @@ struct LocationCtl: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             Locate.self, Watch.self, Decode.self, Apps.self, Grant.self, Revoke.self, Reset.self, Services.self,
-            Agent.self, Reverse.self, Geocode.self, Regions.self, Map.self, Energy.self, Magnetic.self,
+            Agent.self, Reverse.self, Geocode.self, Regions.self, Map.self, Energy.self, Magnetic.self, Beacons.self,
         ])
 
     static func bootstrapLogging(verbose: Bool) {

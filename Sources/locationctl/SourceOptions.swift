@@ -32,7 +32,7 @@ struct SourceOptions: ParsableArguments {
     /// message (unreadable or malformed GPX, …).
     func makeSources() throws -> [any LocationSource] {
         do {
-            return try source.split(separator: ";").map { try SourceSpec(String($0)).makeSource(speed: speed) }
+            return try SourceSpec.makeSources(source.split(separator: ";").map { try SourceSpec(String($0)) }, speed: speed)
         } catch {
             throw CommandFailure("\(error)")
         }
