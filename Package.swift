@@ -209,6 +209,7 @@ let package = Package(
         .testTarget(name: "LocationSourcesTests", dependencies: ["TestSupport", "TrackFixtures",
             "LocationSources", "LocationProtocol", "LocationCore", "LocationGeodesy", "LocationNMEA", "SeededRandom",
             "LocationGeomagnetism", "LocationDBus",
+            "LocationEngine",  // the BlueZ source under the engine's beacon demand, end to end
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "LocationEngineTests", dependencies: [
             "LocationEngine", "LocationProtocol", "LocationSources", "LocationCore", "LocationGeodesy", "LocationGeomagnetism",
