@@ -61,7 +61,7 @@ public final class DBusConnection: Sendable {
     public func call(_ call: DBusMethodCall, timeout: TimeInterval = DBusConnection.defaultTimeout, reply: @escaping Reply) {
         let accepted = shared.withLock { queue -> Bool in
             guard !queue.closed else { return false }
-            queue.outgoing.append(DBusQueue.Outgoing(call: call, timeout: max(0, timeout), reply: reply))
+            queue.outgoing.append(DBusQueue.Outgoing(call: call, timeout: Self.clamped(timeout), reply: reply))
             return true
         }
         guard accepted else {
@@ -69,6 +69,11 @@ public final class DBusConnection: Sendable {
             return
         }
         wake()
+    }
+
+    /// A timeout the worker can count in milliseconds: 0 ... one day, NaN as the default.
+    public static func clamped(_ timeout: TimeInterval) -> TimeInterval {
+        timeout.isNaN ? defaultTimeout : min(max(0, timeout), 86_400)
     }
 
     /// Closes the connection: calls already made are still sent, pending ones fail with `.disconnected`,

@@ -59,6 +59,13 @@ struct DBusValueTests {
         #expect(DBusNameOwnerChanged(signal(DBusConnection.busName, "NameOwnerChanged", sender: ":1.66", owner)) == nil)
     }
 
+    @Test func anyTimeoutIsOneTheConnectionCanCount() {
+        #expect(DBusConnection.clamped(-1) == 0)
+        #expect(DBusConnection.clamped(.infinity) == 86_400)
+        #expect(DBusConnection.clamped(.nan) == DBusConnection.defaultTimeout)
+        #expect(DBusConnection.clamped(2.5) == 2.5)
+    }
+
     @Test func matchRulesQuoteTheirValues() {
         let rule = DBusMatchRule(sender: "org.bluez", interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
                                  pathNamespace: "/org/bluez", arg0: "it's")
