@@ -25,7 +25,14 @@ final class DBusWorker: @unchecked Sendable {
                       events: @escaping @Sendable (DBusConnection.Event) -> Void) {
         _ = threadsInitialized
         let worker = DBusWorker(bus: bus, shared: shared, events: events)
-        let thread = Thread { worker.run() }
+        // The kernel's thread name (15 bytes at most), so tools (`top -H`, /proc/PID/task) show it:
+        // Foundation's `Thread.name` does not set it on Linux, and Glibc's Swift module has no
+        // pthread_setname_np, so it is written where the kernel keeps it.
+        let shortName = String(decoding: Array(label.utf8.prefix(15)), as: UTF8.self)
+        let thread = Thread {
+            try? shortName.write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
+            worker.run()
+        }
         thread.name = label
         thread.start()
     }
