@@ -1,5 +1,32 @@
 // swift-tools-version:6.1
+import Foundation
 import PackageDescription
+
+// D-Bus (iio-sensor-proxy's compass, BlueZ's beacons) goes through libdbus-1. Its runtime library is on
+// every Debian system with D-Bus, but its headers and `libdbus-1.so` come only with libdbus-1-dev, so
+// the C module `CDBus` is built only where pkg-config would find `dbus-1.pc` (which that package
+// installs beside the headers). A `.pc` file is the test because it is exactly what SwiftPM's
+// `pkgConfig:` reads for the compiler and linker flags: where it exists the flags resolve, where it does
+// not the module would fail to compile. Without it `LocationDBus` compiles its stand-in (every
+// connection fails, saying that libdbus-1-dev is needed at build time) and the D-Bus tests skip, saying
+// so; `swift build` and `swift test` work either way. `CORELOCATION_DBUS=0` forces the stand-in. SwiftPM
+// caches this manifest's result: after installing libdbus-1-dev, `touch Package.swift` (or
+// `swift package reset`) so that it is evaluated again.
+let dbusHeadersInstalled: Bool = {
+    let environment = ProcessInfo.processInfo.environment
+    if environment["CORELOCATION_DBUS"] == "0" { return false }
+    let files = FileManager.default
+    var directories = (environment["PKG_CONFIG_PATH"] ?? "").split(separator: ":").map(String.init)
+    directories += ["/usr/local/lib/pkgconfig", "/usr/local/share/pkgconfig", "/usr/lib/pkgconfig",
+                    "/usr/lib64/pkgconfig", "/usr/share/pkgconfig"]
+    // Debian's multiarch directories, e.g. /usr/lib/x86_64-linux-gnu/pkgconfig.
+    for base in ["/usr/lib", "/usr/local/lib"] {
+        for entry in (try? files.contentsOfDirectory(atPath: base)) ?? [] where entry.contains("-linux-") {
+            directories.append("\(base)/\(entry)/pkgconfig")
+        }
+    }
+    return directories.contains { files.fileExists(atPath: "\($0)/dbus-1.pc") }
+}()
 
 let package = Package(
     name: "swift-corelocation",
@@ -38,9 +65,18 @@ let package = Package(
         .target(name: "LocationProtocol"),
         // Time (the engine loop: real and virtual) and small shared helpers.
         .target(name: "LocationCore"),
-        // Layer 1: sources of raw samples (simulation, GPX, NMEA, gpsd).
+        // libdbus-1, the reference D-Bus library (a system library: headers from libdbus-1-dev).
+        // Declared only where it can be built; see `dbusHeadersInstalled` above.
+        // A small D-Bus client over libdbus-1: one connection thread, method calls, properties, signals
+        // with match rules, variants decoded into Swift values. A stand-in that reports D-Bus as
+        // unavailable where libdbus-1-dev was missing at build time.
+        .target(name: "LocationDBus", dependencies: [
+            "LocationCore",
+            .product(name: "Logging", package: "swift-log"),
+        ] + (dbusHeadersInstalled ? ["CDBus"] : [])),
+        // Layer 1: sources of raw samples (simulation, GPX, NMEA, gpsd, IIO, iio-sensor-proxy, BlueZ).
         .target(name: "LocationSources", dependencies: [
-            "LocationProtocol", "LocationCore", "LocationGeodesy", "LocationGeomagnetism", "LocationNMEA",
+            "LocationProtocol", "LocationCore", "LocationGeodesy", "LocationGeomagnetism", "LocationNMEA", "LocationDBus",
             "SeededRandom",  // simulated beacons' seeded signal
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -172,7 +208,8 @@ let package = Package(
         .testTarget(name: "LocationNMEATests", dependencies: ["LocationNMEA", "SeededRandom"], resources: [.copy("Fixtures")]),
         .testTarget(name: "LocationSourcesTests", dependencies: ["TestSupport", "TrackFixtures",
             "LocationSources", "LocationProtocol", "LocationCore", "LocationGeodesy", "LocationNMEA", "SeededRandom",
-            "LocationGeomagnetism",
+            "LocationGeomagnetism", "LocationDBus",
+            "LocationEngine",  // the BlueZ source under the engine's beacon demand, end to end
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "LocationEngineTests", dependencies: [
             "LocationEngine", "LocationProtocol", "LocationSources", "LocationCore", "LocationGeodesy", "LocationGeomagnetism",
@@ -226,9 +263,13 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
+if dbusHeadersInstalled {
+    package.targets.append(.systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]))
+}
+
 // Every module a file uses must be imported by that file, and so declared above (SE-0444): the
 // compiler, not luck in build order, keeps the dependency graph true. `scripts/check-imports.py`
 // checks the declarations against the imports.
-for target in package.targets where target.name != "CLinuxEpoll" && target.name != "CAsyncMainRunLoop" {
+for target in package.targets where target.type != .system && target.name != "CLinuxEpoll" && target.name != "CAsyncMainRunLoop" {
     target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
 }

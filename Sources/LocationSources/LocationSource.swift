@@ -5,7 +5,7 @@ import LocationProtocol
 /// What a source promises, so the engine can pick the cheapest one that satisfies current demand.
 public struct SourceDescriptor: Sendable, Equatable {
     public enum Kind: String, Sendable, Codable {
-        case fixed, gpx, simulation, nmea, gpsd, compass, iio
+        case fixed, gpx, simulation, nmea, gpsd, compass, iio, sensorproxy, bluez
     }
 
     /// What a source reports: positions, headings, or both.

@@ -54,7 +54,7 @@ extension SourceSpec {
         case .simulation(_, let speed): speed
         case .gpx(_, _, let speed): speed
         case .nmea(_, let options): options.speed
-        case .fixed, .gpsd, .compass, .iio, .beacon: nil
+        case .fixed, .gpsd, .compass, .iio, .sensorProxy, .bluez, .beacon: nil
         }
     }
 }

@@ -15,6 +15,8 @@ import Foundation
 /// | `compass:DEGREES` | `CompassSource`: a simulated compass reading a fixed magnetic heading (headings only) |
 /// | `iio`, `iio:/sys/bus/iio/devices/iio:deviceN[?mode=buffered]` | `IIOMagnetometerSource`: headings from a magnetometer (the first one found, or that device), sysfs polled or buffered |
 /// | `beacon:UUID,MAJOR,MINOR,POWER@LAT,LON` | a simulated iBeacon at a point, advertising POWER dBm at 1 m; every `beacon:` of a configuration is heard by one `SimulatedBeaconScanner` at the position of the configuration's first `sim:` or `fixed:` source (``makeSources(_:speed:skipping:)``) |
+/// | `sensorproxy` | `SensorProxyCompassSource`: headings from iio-sensor-proxy's compass over D-Bus (system bus) |
+/// | `bluez`, `bluez:hci0` | `BlueZBeaconSource`: iBeacons seen by BlueZ's LE discovery over D-Bus (the first adapter, or that one) |
 ///
 /// Options follow the value after a `?` and are joined with `&` (`nmea:drive.nmea?speed=60&checksum=optional`),
 /// so a path cannot contain `?`. `speed=N` replays `sim:`, `gpx:` and recorded `nmea:` logs N times
@@ -42,9 +44,14 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
     /// A simulated beacon; heard through ``makeSources(_:speed:skipping:)`` only.
     case beacon(SimulatedBeacon)
 
+    /// iio-sensor-proxy's compass on the system bus.
+    case sensorProxy
+    /// BlueZ's LE discovery; `adapter`: the adapter's name (`hci0`), nil for the first one.
+    case bluez(adapter: String? = nil)
+
     /// The schemes a spec can start with.
     public enum Scheme: String, CaseIterable, Sendable {
-        case sim, gpx, fixed, nmea, gpsd, compass, iio, beacon
+        case sim, gpx, fixed, nmea, gpsd, compass, iio, beacon, sensorproxy, bluez
 
         /// How to write a spec of this scheme.
         public var usage: String {
@@ -57,6 +64,8 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
             case .compass: "compass:DEGREES"
             case .iio: "iio[:DEVICE][?mode=polled|buffered]"
             case .beacon: "beacon:UUID,MAJOR,MINOR,POWER@LAT,LON"
+            case .sensorproxy: "sensorproxy"
+            case .bluez: "bluez[:ADAPTER]"
             }
         }
 
@@ -71,6 +80,8 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
             case .compass: "a simulated compass reading a fixed magnetic heading (combine with a location source: fixed:LAT,LON;compass:DEGREES)"
             case .beacon: "a simulated iBeacon at LAT,LON advertising POWER dBm at 1 m, heard from the position of a sim: or fixed: source given with it (sim:walk;beacon:…); repeatable"
             case .iio: "headings from a Linux IIO magnetometer (the first under \(IIODiscovery.defaultRoot), or DEVICE), tilt compensated with an accelerometer when there is one; turn the device through all orientations to calibrate it"
+            case .sensorproxy: "headings from iio-sensor-proxy's compass (net.hadess.SensorProxy on the system bus), claimed only while headings are needed"
+            case .bluez: "iBeacons seen by BlueZ (org.bluez on the system bus) on the first adapter or ADAPTER (hci0), scanning only while beacons are ranged or monitored"
             }
         }
     }
@@ -96,6 +107,14 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
         }
         if text.trimmingCharacters(in: .whitespaces).lowercased() == "iio" {
             self = .iio()
+            return
+        }
+        if text.trimmingCharacters(in: .whitespaces).lowercased() == "sensorproxy" {
+            self = .sensorProxy
+            return
+        }
+        if text.trimmingCharacters(in: .whitespaces).lowercased() == "bluez" {
+            self = .bluez()
             return
         }
         guard let colon = text.firstIndex(of: ":") else {
@@ -125,6 +144,10 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
             self = try Self.parseIIO(trimmed)
         case .beacon:
             self = try Self.parseBeacon(trimmed, spec: text)
+        case .sensorproxy:
+            throw .unknownOption(scheme: "sensorproxy", option: trimmed, validOptions: [])
+        case .bluez:
+            self = try Self.parseBlueZ(trimmed)
         }
     }
 
@@ -209,6 +232,8 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
         case .compass: .compass
         case .iio: .iio
         case .beacon: .beacon
+        case .sensorProxy: .sensorproxy
+        case .bluez: .bluez
         }
     }
 
@@ -224,6 +249,8 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
         case .compass(let heading): "compass:\(heading)"
         case .iio(let devicePath, let buffered): Self.iioDescription(devicePath: devicePath, buffered: buffered)
         case .beacon(let beacon): Self.beaconDescription(beacon)
+        case .sensorProxy: "sensorproxy"
+        case .bluez(let adapter): "bluez" + (adapter.map { ":" + $0 } ?? "")
         }
     }
 
@@ -261,6 +288,10 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
             return IIOMagnetometerSource(devicePath: devicePath, mode: buffered ? .buffered() : .polled, name: description)
         case .beacon:
             throw SourceSpecError.beaconWithoutPosition
+        case .sensorProxy:
+            return SensorProxyCompassSource(name: description)
+        case .bluez(let adapter):
+            return BlueZBeaconSource(adapter: adapter, name: description)
         }
     }
 }

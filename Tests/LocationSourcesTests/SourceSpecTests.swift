@@ -60,7 +60,7 @@ import Testing
         #expect(try SourceSpec(spec.description) == spec, "the canonical spelling parses back")
     }
 
-    static let schemes = ["sim", "gpx", "fixed", "nmea", "gpsd", "compass", "iio", "beacon"]
+    static let schemes = ["sim", "gpx", "fixed", "nmea", "gpsd", "compass", "iio", "beacon", "sensorproxy", "bluez"]
     static let nmeaOptions = ["baud", "pace", "speed", "checksum", "standby", "heading"]
     static let speedExpected = "a positive number of simulated seconds per second"
     static let bauds = "one of 1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600"
@@ -161,7 +161,7 @@ import Testing
         let messages = Self.invalid.map(\.1.description)
         #expect(messages.allSatisfy { !$0.isEmpty && !$0.contains("\n") })
         #expect(SourceSpecError.unknownScheme("serial", validSchemes: Self.schemes).description
-                == "unknown source scheme 'serial'; expected one of sim:, gpx:, fixed:, nmea:, gpsd:, compass:, iio:, beacon:")
+                == "unknown source scheme 'serial'; expected one of sim:, gpx:, fixed:, nmea:, gpsd:, compass:, iio:, beacon:, sensorproxy:, bluez:")
         #expect(SourceSpecError.badOption(option: "baud", value: "9601", expected: Self.bauds).description
                 == "baud '9601' is not valid; expected \(Self.bauds)")
         #expect(SourceSpecError.badPort("0").description == "port '0' is not a number from 1 to 65535")
