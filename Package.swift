@@ -210,6 +210,7 @@ let package = Package(
             "LocationSources", "LocationProtocol", "LocationCore", "LocationGeodesy", "LocationNMEA", "SeededRandom",
             "LocationGeomagnetism", "LocationDBus",
             "LocationEngine",  // the BlueZ source under the engine's beacon demand, end to end
+            "LocationAccess", "LocationPolicy",  // and through the service, as an app's ranging and fences
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "LocationEngineTests", dependencies: [
             "LocationEngine", "LocationProtocol", "LocationSources", "LocationCore", "LocationGeodesy", "LocationGeomagnetism",

@@ -18,10 +18,10 @@ cd "$(dirname "$0")/.."
 RUNS="${1:-1000000}"
 shift || true
 
-scripts/fuzz-modules.sh Logging LocationProtocol LocationCore LocationGeodesy LocationNMEA LocationGeomagnetism SeededRandom LocationSources
+scripts/fuzz-modules.sh Logging LocationProtocol LocationCore LocationGeodesy LocationNMEA LocationGeomagnetism SeededRandom LocationDBus LocationSources
 BUILD=.build-fuzz/modules
 swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name ConfigFilesFuzz \
-    -I "$BUILD" -L "$BUILD" -lLocationSources -lSeededRandom -lLocationGeomagnetism -lLocationNMEA -lLocationGeodesy \
+    -I "$BUILD" -L "$BUILD" -lLocationSources -lLocationDBus -lSeededRandom -lLocationGeomagnetism -lLocationNMEA -lLocationGeodesy \
     -lLocationCore -lLocationProtocol -lLogging \
     Sources/LocationPolicyAdapters/PromptPolicy.swift Fuzz/ConfigFilesFuzz.swift -o .build-fuzz/config-fuzz
 
