@@ -20,7 +20,7 @@ final class PrivateBus: Sendable {
 
     /// How long a test waits for something the bus or a mock service must do: python-dbusmock answers
     /// in milliseconds alone, but seconds late when the whole suite runs on two busy cores.
-    static let patience: Duration = .seconds(20)
+    static let patience: Duration = .seconds(40)
 
     /// Whether a bus can be started and the build speaks D-Bus.
     static var isAvailable: Bool { DBusConnection.isSupported && daemon != nil }
