@@ -19,13 +19,7 @@ public final class CompassSource: LocationSource {
     /// Degrees claimed as the heading's accuracy: a calibrated consumer magnetometer.
     public static let headingAccuracy = 5.0
 
-    private let ticker = Locked(Ticker())
-
-    private struct Ticker {
-        var generation: UInt64 = 0
-        var running = false
-        var pending: ScheduledWork?
-    }
+    private let ticker = PeriodicTicker(interval: CompassSource.interval)
 
     /// - Precondition: `magneticHeading` finite; `SourceSpec` checks user input before it gets here.
     public init(magneticHeading: Double, name: String? = nil) {
@@ -43,41 +37,11 @@ public final class CompassSource: LocationSource {
     }
 
     public func start(on loop: any EngineLoop, emit: @escaping @Sendable (SourceEvent) -> Void) {
-        let generation: UInt64? = ticker.withLock { state in
-            guard !state.running else { return nil }
-            state.running = true
-            state.generation &+= 1
-            return state.generation
-        }
-        guard let generation else { return }
+        guard ticker.start(on: loop, { [self] now in emit(.heading(sample(at: now))) }) else { return }
         sourcesLogger.debug("started", metadata: ["source": "\(descriptor.name)"])
-        schedule(tick: 0, from: loop.now, generation: generation, on: loop, emit: emit)
     }
 
     public func stop() {
-        let pending: ScheduledWork? = ticker.withLock { state in
-            guard state.running else { return nil }
-            state.running = false
-            state.generation &+= 1
-            defer { state.pending = nil }
-            return state.pending
-        }
-        pending?.cancel()
-    }
-
-    /// Sample number `tick` at `start + tick × interval` (absolute deadlines, so no drift).
-    private func schedule(tick: Int, from start: Date, generation: UInt64, on loop: any EngineLoop,
-                          emit: @escaping @Sendable (SourceEvent) -> Void) {
-        let work = loop.schedule(at: start.addingTimeInterval(Double(tick) * Self.interval)) { [self] in
-            guard ticker.withLock({ $0.running && $0.generation == generation }) else { return }
-            emit(.heading(sample(at: loop.now)))
-            schedule(tick: tick + 1, from: start, generation: generation, on: loop, emit: emit)
-        }
-        let current = ticker.withLock { state -> Bool in
-            guard state.running, state.generation == generation else { return false }
-            state.pending = work
-            return true
-        }
-        if !current { work.cancel() }
+        _ = ticker.stop()
     }
 }

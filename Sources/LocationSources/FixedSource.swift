@@ -22,13 +22,8 @@ public final class FixedSource: LocationSource {
     /// Metres (1σ) claimed for a given altitude.
     public static let verticalAccuracy: Double = 8
 
-    private struct State {
-        var running = false
-        var generation: UInt64 = 0
-        var pending: ScheduledWork?
-    }
+    private let ticker = PeriodicTicker(interval: FixedSource.interval)
 
-    private let state = Locked(State())
 
     /// - Parameters:
     ///   - name: the spec the source is known by; defaults to `fixed:LAT,LON,ACCURACY`.
@@ -58,44 +53,12 @@ public final class FixedSource: LocationSource {
     }
 
     public func start(on loop: any EngineLoop, emit: @escaping @Sendable (SourceEvent) -> Void) {
-        let generation: UInt64? = state.withLock { state in
-            guard !state.running else { return nil }
-            state.running = true
-            state.generation &+= 1
-            return state.generation
-        }
-        guard let generation else { return }
+        guard ticker.start(on: loop, { [self] now in emit(.fix(fix(at: now))) }) else { return }
         sourcesLogger.debug("started", metadata: ["source": "\(descriptor.name)"])
-        schedule(tick: 0, from: loop.now, generation: generation, on: loop, emit: emit)
     }
 
     public func stop() {
-        let pending: ScheduledWork?? = state.withLock { state in
-            guard state.running else { return .none }
-            state.running = false
-            state.generation &+= 1
-            defer { state.pending = nil }
-            return .some(state.pending)
-        }
-        guard let pending else { return }
-        pending?.cancel()
+        guard ticker.stop() else { return }
         sourcesLogger.debug("stopped", metadata: ["source": "\(descriptor.name)"])
-    }
-
-    /// Schedules fix number `tick` at `start + tick` seconds (absolute deadlines, so no drift).
-    private func schedule(tick: Int, from start: Date, generation: UInt64, on loop: any EngineLoop,
-                          emit: @escaping @Sendable (SourceEvent) -> Void) {
-        let work = loop.schedule(at: start.addingTimeInterval(Double(tick) * Self.interval)) { [self] in
-            let current = state.withLock { $0.running && $0.generation == generation }
-            guard current else { return }
-            emit(.fix(fix(at: loop.now)))
-            schedule(tick: tick + 1, from: start, generation: generation, on: loop, emit: emit)
-        }
-        let current = state.withLock { state -> Bool in
-            guard state.running, state.generation == generation else { return false }
-            state.pending = work
-            return true
-        }
-        if !current { work.cancel() }
     }
 }

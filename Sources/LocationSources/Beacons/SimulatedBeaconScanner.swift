@@ -21,20 +21,15 @@ public final class SimulatedBeaconScanner: LocationSource {
     public let beacons: [SimulatedBeacon]
     private let device: DevicePosition
 
-    private struct State {
-        var running = false
-        var generation: UInt64 = 0
-        var pending: ScheduledWork?
-        var signals: [SimulatedBeaconSignal]
-    }
-
-    private let state: Locked<State>
+    private let ticker = PeriodicTicker(interval: SimulatedBeaconScanner.interval)
+    /// Each beacon's signal (noise and drop-outs), in `beacons`' order.
+    private let signals: Locked<[SimulatedBeaconSignal]>
 
     /// - Parameter seed: the first beacon's signal seed; each further beacon takes the next.
     public init(beacons: [SimulatedBeacon], device: @escaping DevicePosition, seed: UInt64 = 1, name: String) {
         self.beacons = beacons
         self.device = device
-        state = Locked(State(signals: beacons.indices.map { SimulatedBeaconSignal(seed: seed &+ UInt64($0)) }))
+        signals = Locked(beacons.indices.map { SimulatedBeaconSignal(seed: seed &+ UInt64($0)) })
         descriptor = SourceDescriptor(name: name, kind: .simulation, typicalAccuracy: -1, powerCost: 0, measures: .beacons)
     }
 
@@ -52,55 +47,29 @@ public final class SimulatedBeaconScanner: LocationSource {
     }
 
     public func start(on loop: any EngineLoop, emit: @escaping @Sendable (SourceEvent) -> Void) {
-        let generation: UInt64? = state.withLock { state in
-            guard !state.running else { return nil }
-            state.running = true
-            state.generation &+= 1
-            return state.generation
+        _ = ticker.start(on: loop) { [self] now in
+            for sighting in scan(at: now) { emit(.beacon(sighting)) }
         }
-        guard let generation else { return }
-        schedule(generation, at: loop.now, on: loop, emit: emit)
     }
 
     public func stop() {
-        let pending = state.withLock { state -> ScheduledWork? in
-            state.running = false
-            state.generation &+= 1
-            defer { state.pending = nil }
-            return state.pending
-        }
-        pending?.cancel()
+        _ = ticker.stop()
     }
 
-    private func schedule(_ generation: UInt64, at deadline: Date, on loop: any EngineLoop,
-                          emit: @escaping @Sendable (SourceEvent) -> Void) {
-        let work = loop.schedule(at: deadline) { [self] in scan(generation, on: loop, emit: emit) }
-        let current = state.withLock { state -> Bool in
-            guard state.running, state.generation == generation else { return false }
-            state.pending = work
-            return true
-        }
-        if !current { work.cancel() }
-    }
-
-    private func scan(_ generation: UInt64, on loop: any EngineLoop, emit: @escaping @Sendable (SourceEvent) -> Void) {
-        let now = loop.now
+    /// The beacons heard at `now`, from where the device is then.
+    private func scan(at now: Date) -> [BeaconSighting] {
         let here = device(now)
-        let sightings: [BeaconSighting]? = state.withLock { state in
-            guard state.running, state.generation == generation else { return nil }
+        return signals.withLock { signals in
             var heard: [BeaconSighting] = []
             for (index, beacon) in beacons.enumerated() {
                 let distance = Geodesic.wgs84.distance(latitude1: here.latitude, longitude1: here.longitude,
                                                        latitude2: beacon.latitude, longitude2: beacon.longitude)
-                guard let rssi = state.signals[index].nextRSSI(measuredPower: beacon.measuredPower, distance: distance) else {
+                guard let rssi = signals[index].nextRSSI(measuredPower: beacon.measuredPower, distance: distance) else {
                     continue
                 }
                 heard.append(BeaconSighting(identity: beacon.identity, measuredPower: beacon.measuredPower, rssi: rssi, timestamp: now))
             }
             return heard
         }
-        guard let sightings else { return }
-        for sighting in sightings { emit(.beacon(sighting)) }
-        schedule(generation, at: now.addingTimeInterval(Self.interval), on: loop, emit: emit)
     }
 }

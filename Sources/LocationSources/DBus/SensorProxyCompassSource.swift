@@ -40,13 +40,7 @@ public final class SensorProxyCompassSource: LocationSource {
     public let bus: DBusBus
 
     private let link: DBusServiceLink
-
-    private struct State {
-        var running = false
-        var generation: UInt64 = 0
-    }
-
-    private let state = Locked(State())
+    private let run = Locked(SourceRun())
 
     /// - Parameters:
     ///   - bus: the system bus by default; tests give a private bus's address.
@@ -64,13 +58,7 @@ public final class SensorProxyCompassSource: LocationSource {
     }
 
     public func start(on loop: any EngineLoop, emit: @escaping @Sendable (SourceEvent) -> Void) {
-        let generation: UInt64? = state.withLock { state in
-            guard !state.running else { return nil }
-            state.running = true
-            state.generation &+= 1
-            return state.generation
-        }
-        guard let generation else { return }
+        guard let generation = run.withLock({ $0.begin() }) else { return }
         sourcesLogger.debug("started", metadata: ["source": "\(descriptor.name)"])
         let handlers = DBusServiceLink.Handlers(
             appeared: { [weak self] connection in self?.claim(on: connection, generation: generation, loop: loop, emit: emit) },
@@ -83,13 +71,7 @@ public final class SensorProxyCompassSource: LocationSource {
     }
 
     public func stop() {
-        let stopped = state.withLock { state -> Bool in
-            guard state.running else { return false }
-            state.running = false
-            state.generation &+= 1
-            return true
-        }
-        guard stopped else { return }
+        guard run.withLock({ $0.end() }) else { return }
         link.stop { connection in
             connection.call(Self.compassCall("ReleaseCompass")) { _ in }
         }
@@ -97,7 +79,7 @@ public final class SensorProxyCompassSource: LocationSource {
     }
 
     private func isCurrent(_ generation: UInt64) -> Bool {
-        state.withLock { $0.running && $0.generation == generation }
+        run.withLock { $0.isCurrent(generation) }
     }
 
     private static func compassCall(_ member: String) -> DBusMethodCall {

@@ -28,8 +28,7 @@ public final class IIOMagnetometerSource: LocationSource {
     public static let retryInterval: TimeInterval = 1
 
     private struct State {
-        var running = false
-        var generation: UInt64 = 0
+        var run = SourceRun()
         var pending: ScheduledWork?
         var reader: IIOCompassReader?
         var calibrator = MagnetometerCalibrator()
@@ -49,22 +48,14 @@ public final class IIOMagnetometerSource: LocationSource {
     }
 
     public func start(on loop: any EngineLoop, emit: @escaping @Sendable (SourceEvent) -> Void) {
-        let generation: UInt64? = state.withLock { state in
-            guard !state.running else { return nil }
-            state.running = true
-            state.generation &+= 1
-            return state.generation
-        }
-        guard let generation else { return }
+        guard let generation = state.withLock({ $0.run.begin() }) else { return }
         sourcesLogger.debug("started", metadata: ["source": "\(descriptor.name)"])
         schedule(tick: 0, from: loop.now, generation: generation, on: loop, emit: emit)
     }
 
     public func stop() {
         let stopped: (ScheduledWork?, IIOCompassReader?)? = state.withLock { state in
-            guard state.running else { return nil }
-            state.running = false
-            state.generation &+= 1
+            guard state.run.end() else { return nil }
             defer { state.pending = nil; state.reader = nil; state.failing = false }
             if let reader = state.reader { state.calibrator = reader.processor.calibrator }
             return (state.pending, state.reader)
@@ -95,7 +86,7 @@ public final class IIOMagnetometerSource: LocationSource {
             }
         }
         let current = state.withLock { state -> Bool in
-            guard state.running, state.generation == generation else { return false }
+            guard state.run.isCurrent(generation) else { return false }
             state.pending = work
             return true
         }
@@ -105,7 +96,7 @@ public final class IIOMagnetometerSource: LocationSource {
     /// One reading; returns whether the device is open (false: retry later), nil when stopped meanwhile.
     private func read(generation: UInt64, now: Date, emit: @Sendable (SourceEvent) -> Void) -> Bool? {
         let outcome: Result<CompassReading?, IIOError>? = state.withLock { state in
-            guard state.running, state.generation == generation else { return nil }
+            guard state.run.isCurrent(generation) else { return nil }
             do throws(IIOError) {
                 let reader: IIOCompassReader
                 if let open = state.reader {
