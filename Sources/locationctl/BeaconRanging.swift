@@ -70,7 +70,7 @@ struct PlainBeaconDisplay: BeaconDisplay {
 /// The table redrawn in place for each scan.
 struct TableBeaconDisplay: BeaconDisplay {
     let title: String
-    private var drawnLines = 0
+    private var terminal = TerminalBlock()
     private var scans = 0
     private var message = ""
     private var last: [RangedBeacon] = []
@@ -95,12 +95,6 @@ struct TableBeaconDisplay: BeaconDisplay {
         var lines = ["\(title)  scans: \(scans)" + (time.map { "  \(FixFormatting.timestamp($0))" } ?? "")]
         lines += BeaconFormatting.table(last)
         if !message.isEmpty { lines.append("  -- \(message)") }
-        var output = drawnLines > 0 ? "\u{1B}[\(drawnLines)A" : ""
-        for line in lines { output += "\u{1B}[2K" + line + "\n" }
-        if lines.count < drawnLines {
-            for _ in lines.count..<drawnLines { output += "\u{1B}[2K\n" }
-        }
-        drawnLines = max(lines.count, drawnLines)
-        FileHandle.standardOutput.write(Data(output.utf8))
+        terminal.draw(lines)
     }
 }

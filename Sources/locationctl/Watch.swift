@@ -119,7 +119,7 @@ struct PlainLinesDisplay: FixDisplay {
 /// A block of lines redrawn in place for each fix: what a person watching a terminal wants.
 struct LiveTerminalDisplay: FixDisplay {
     let source: String
-    private var drawnLines = 0
+    private var terminal = TerminalBlock()
     private var first: Fix?
     private var previous: Fix?
     private var travelled = 0.0
@@ -165,13 +165,7 @@ struct LiveTerminalDisplay: FixDisplay {
         ]
         if let heading { lines.append("  heading   " + HeadingFormatting.summary(heading)) }
         if !message.isEmpty { lines.append("  -- \(message)") }
-        var output = drawnLines > 0 ? "\u{1B}[\(drawnLines)A" : ""
-        for line in lines { output += "\u{1B}[2K" + line + "\n" }
-        if lines.count < drawnLines {
-            for _ in lines.count..<drawnLines { output += "\u{1B}[2K\n" }
-        }
-        drawnLines = max(lines.count, drawnLines)
-        FileHandle.standardOutput.write(Data(output.utf8))
+        terminal.draw(lines)
     }
 
     private static func duration(_ seconds: TimeInterval) -> String {
