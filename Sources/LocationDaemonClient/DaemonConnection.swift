@@ -150,45 +150,41 @@ final class DaemonLink: @unchecked Sendable {
     /// The request with the member's stream id replaced by the link's (a new one for a new stream).
     private func linkRequest(_ request: ClientRequest, of member: Member, id: ConnectionID) -> ClientRequest? {
         func existing(_ stream: StreamID) -> StreamID? { member.streams[stream] }
-        switch request {
-        case .requestAuthorization:
-            return request
-        case let .startUpdates(stream, update):
+        /// A new link stream for the member's `stream` (replacing the one it had).
+        func opened(_ stream: StreamID) -> StreamID {
             if let old = member.streams[stream] { owners[old] = nil }
             lastStream &+= 1
             member.streams[stream] = lastStream
             owners[lastStream] = id
-            return .startUpdates(lastStream, update)
+            return lastStream
+        }
+        /// The link stream of the member's `stream`, which ends; nil when it had none.
+        func closed(_ stream: StreamID) -> StreamID? {
+            guard let linkStream = member.streams.removeValue(forKey: stream) else { return nil }
+            owners[linkStream] = nil
+            return linkStream
+        }
+        switch request {
+        case .requestAuthorization:
+            return request
+        case let .startUpdates(stream, update):
+            return .startUpdates(opened(stream), update)
         case let .changeUpdates(stream, update):
             return existing(stream).map { .changeUpdates($0, update) }
         case .resumeUpdates(let stream):
             return existing(stream).map { .resumeUpdates($0) }
         case .stopUpdates(let stream):
-            guard let linkStream = member.streams.removeValue(forKey: stream) else { return nil }
-            owners[linkStream] = nil
-            return .stopUpdates(linkStream)
+            return closed(stream).map { .stopUpdates($0) }
         case let .startHeading(stream, heading):
             // A running stream started again (a new headingFilter) keeps its link stream: the daemon
             // replaces that stream's request, rather than keep the old one running beside a new one.
-            if let running = member.streams[stream] { return .startHeading(running, heading) }
-            lastStream &+= 1
-            member.streams[stream] = lastStream
-            owners[lastStream] = id
-            return .startHeading(lastStream, heading)
+            return .startHeading(existing(stream) ?? opened(stream), heading)
         case .stopHeading(let stream):
-            guard let linkStream = member.streams.removeValue(forKey: stream) else { return nil }
-            owners[linkStream] = nil
-            return .stopHeading(linkStream)
+            return closed(stream).map { .stopHeading($0) }
         case let .startRanging(stream, constraint):
-            if let running = member.streams[stream] { return .startRanging(running, constraint) }
-            lastStream &+= 1
-            member.streams[stream] = lastStream
-            owners[lastStream] = id
-            return .startRanging(lastStream, constraint)
+            return .startRanging(existing(stream) ?? opened(stream), constraint)
         case .stopRanging(let stream):
-            guard let linkStream = member.streams.removeValue(forKey: stream) else { return nil }
-            owners[linkStream] = nil
-            return .stopRanging(linkStream)
+            return closed(stream).map { .stopRanging($0) }
         case .openFences(let group):
             // Each opening gets its own snapshot; the daemon keeps one opening per connection.
             member.fenceGroups.insert(group)
