@@ -241,6 +241,7 @@ let package = Package(
             "LocationPolicy", "LocationPolicyAdapters", "LocationAccess", "LocationSources", "LocationPersistence",
             "LocationGeodesy", "LocationGeomagnetism",
             .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "LocationDaemonClientTests", dependencies: ["TestSupport", 

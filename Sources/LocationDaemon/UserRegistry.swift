@@ -16,7 +16,8 @@ final class UserRegistry: Sendable {
     private let logger: Logger
     private let users = Locked<[uid_t: UserContext]>([:])
     private let channels = Locked<[ObjectIdentifier: any Channel]>([:])
-    private let outboxes = Locked<[ObjectIdentifier: EventLoopOutbox]>([:])
+    /// The last location frame encoded, shared by every connection's writer.
+    let locationFrames = LocationFrameCache()
 
     init(configuration: DaemonConfiguration, engine: LocationEngine, logger: Logger) {
         self.configuration = configuration
@@ -49,15 +50,4 @@ final class UserRegistry: Sendable {
     }
 
     var openChannels: [any Channel] { channels.withLock { Array($0.values) } }
-
-    /// The outbox of an event loop (one per loop, shared by its connections).
-    func outbox(for eventLoop: any EventLoop) -> EventLoopOutbox {
-        outboxes.withLock { outboxes in
-            let key = ObjectIdentifier(eventLoop)
-            if let existing = outboxes[key] { return existing }
-            let outbox = EventLoopOutbox(eventLoop: eventLoop)
-            outboxes[key] = outbox
-            return outbox
-        }
-    }
 }
