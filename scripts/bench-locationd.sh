@@ -11,6 +11,8 @@
 # gpsd accepts at most 64 clients (Debian 3.22's compile-time limit; the 65th is told "no
 # subscriber slots available"), so gpsd runs with min(N, 64) and locationd also runs with that N.
 # CPU: utime + stime of the daemon (/proc/PID/stat) over the window ÷ the window's wall time.
+# Memory: the daemon's RSS at the window's end, and for locationd what each client added to the RSS
+# it had a second after start, before any client.
 # The "floor" row is the same clients against an ideal server (corelocation-bench fanout-floor): the
 # latency the kernel and the clients themselves add; locationd's own share is the difference.
 #
@@ -131,9 +133,11 @@ run_locationd() {
     local daemon=$!
     PIDS+=("$daemon")
     wait_for "locationd's socket" 20 test -S "$dir/d.sock"
+    sleep 1  # its first fixes: the memory of a daemon at work, before any client
+    cat "/proc/$daemon/stat" >"$dir/idle.stat"
     run_clients "$dir" "$n" "$daemon"
     stop_run
-    python3 scripts/bench-locationd-report.py row --daemon locationd --clients "$n" \
+    python3 scripts/bench-locationd-report.py row --daemon locationd --clients "$n" --idle "$dir/idle.stat" \
         --feeder "$dir/feed.tsv" --window "$dir/window.txt" --locationd "$dir/deliveries.tsv" >>"$WORK/rows.jsonl"
 }
 
@@ -188,6 +192,13 @@ run_gpsd() {
     python3 scripts/bench-locationd-report.py row --daemon gpsd --clients "$n" \
         --feeder "$dir/feed.tsv" --window "$dir/window.txt" --gpspipe "$dir"/gpspipe-*.json >>"$WORK/rows.jsonl"
 }
+
+# The clients' process holds a descriptor per client (locationd raises its own limit at start).
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+if [ "$(ulimit -n)" != unlimited ] && [ $((CLIENTS + 64)) -gt "$(ulimit -n)" ]; then
+    echo "bench-locationd: $CLIENTS clients need $((CLIENTS + 64)) descriptors; the limit here is $(ulimit -n)" >&2
+    exit 1
+fi
 
 EQUAL_N=$((CLIENTS < GPSD_MAX_CLIENTS ? CLIENTS : GPSD_MAX_CLIENTS))
 run_locationd "$CLIENTS"

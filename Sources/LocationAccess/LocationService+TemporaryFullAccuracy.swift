@@ -104,9 +104,13 @@ extension LocationService {
     /// then, so polling it would not tell). Runs with every store poll and when a client leaves.
     func reauthorizeProcessBoundGrants() {
         guard storeError == nil else { return }
-        for (id, client) in clients {
-            guard let record = database.apps[client.app.id],
-                  record.temporaryFullAccuracy != nil || record.allowOnce != nil else { continue }
+        // This runs several times a second with every app connected: the few apps holding such a
+        // grant are found in the store first, so that a tick with none costs nothing per client.
+        let bound = Set(database.apps.compactMap { app, record in
+            record.temporaryFullAccuracy != nil || record.allowOnce != nil ? app : nil
+        })
+        guard !bound.isEmpty else { return }
+        for (id, client) in clients where bound.contains(client.app.id) {
             reauthorize(clientID: id)
         }
     }

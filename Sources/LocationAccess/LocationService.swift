@@ -451,9 +451,12 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
         if authorization.status.isAuthorized {
             if stream.subscription != nil && !accuracyChanged { return }
             stream.subscription?.cancel()
+            // A stream's request never changes (a new request is a new stream), so whether it asks
+            // for reduced accuracy itself is settled here, not looked up for every fix.
+            let asksReduced = Self.asksReducedAccuracy(stream.request)
             stream.subscription = engine.subscribe(Self.engineRequest(stream.request, authorization),
                                                    account: client.app.id) { event in
-                self.deliver(event, clientID: id, streamID: streamID)
+                self.deliver(event, clientID: id, streamID: streamID, asksReduced: asksReduced)
             }
             clients[id]?.streams[streamID] = stream
             return
@@ -473,7 +476,11 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
     /// reduced accuracy itself (`desiredAccuracy = kCLLocationAccuracyReduced`, which Apple honours
     /// even for apps with full accuracy).
     private static func isApproximate(_ request: UpdateRequest, _ authorization: EffectiveAuthorization) -> Bool {
-        authorization.accuracy == .reducedAccuracy || request.desiredAccuracy >= ApproximateLocation.requestedAccuracy
+        authorization.accuracy == .reducedAccuracy || asksReducedAccuracy(request)
+    }
+
+    private static func asksReducedAccuracy(_ request: UpdateRequest) -> Bool {
+        request.desiredAccuracy >= ApproximateLocation.requestedAccuracy
     }
 
     /// Approximate streams ask the engine for coarse data only: cheaper sources, fewer wake-ups.
@@ -485,15 +492,15 @@ public final class LocationService: LocationServiceProvider, @unchecked Sendable
     }
 
     /// Where an engine event becomes a service event: the only place the service looks inside one.
-    private func deliver(_ event: StreamEvent, clientID id: UInt64, streamID: StreamID) {
+    private func deliver(_ event: StreamEvent, clientID id: UInt64, streamID: StreamID, asksReduced: Bool) {
         guard let client = clients[id], let index = client.streams.index(forKey: streamID) else { return }
         // Checked again at delivery: nothing leaves the service for an app not authorized now.
         guard client.authorization.status.isAuthorized else { return }
         switch event {
         case .locations(let fixes):
-            // The stream is read and changed where it lies: this runs for every client on every fix,
-            // and copying the stream out (and back) cost more than the check.
-            if Self.isApproximate(client.streams.values[index].request, client.authorization) {
+            // The stream is read and changed where it lies, and only when approximate: this runs
+            // for every client on every fix, and copying the stream out cost more than the check.
+            if client.authorization.accuracy == .reducedAccuracy || asksReduced {
                 guard let fix = fixes.last,
                       let (report, generation) = approximations.observe(fix, appID: client.app.id, now: loop.now),
                       client.streams.values[index].approximateGeneration != generation

@@ -9,15 +9,18 @@ import Logging
 import NIOCore
 import Synchronization
 
-/// Writes daemon messages to one client from any thread, each encoded once, on the calling thread.
+/// Writes daemon messages to one client's channel from any thread.
 ///
-/// A fix fans out to every watching client from the engine's thread. Handing each frame to the
-/// client's event loop and through its NIO pipeline cost several times the `send(2)` itself, so a
-/// frame goes straight to the socket from the thread that has it, with a non-blocking `send(2)` on
-/// the writer's own duplicate of the descriptor — its own, so that a connection closed meanwhile can
-/// never let the number reach another client. What the kernel does not take at once (the client is
-/// slow to read), and every frame after it until NIO has written it all, goes through the channel in
-/// order, so frames never interleave: ``Gate`` decides, under one lock, which way each frame goes.
+/// On the channel's event loop a message is written at once; from elsewhere (the engine's loop) it
+/// goes through the loop's ``EventLoopOutbox``. Either way each message is encoded once, into one
+/// buffer, on the event loop, and written there.
+///
+/// A fix fans out to every watching client, and a write through the NIO pipeline cost several times
+/// the `send(2)` under it, so a frame goes straight to the socket with a non-blocking `send(2)` while
+/// nothing is queued in the channel. What the kernel does not take at once (the client is slow to
+/// read), and every frame after it until the channel has written it all, goes through the channel,
+/// so frames never interleave. Only on the event loop, where NIO closes the socket and tells the
+/// handler in the same turn: the descriptor is forgotten before its number can be reused.
 ///
 /// While the channel is not writable (the client is not reading, its kernel buffer is full and
 /// NIO's passed the high watermark) location frames are dropped — counted, logged once — so a slow
@@ -25,27 +28,31 @@ import Synchronization
 /// connection handler stops reading a client it cannot write to, so it cannot make more of them.
 final class ConnectionWriter: AgentEndpoint {
     let channel: any Channel
-    private let frames: LocationFrameCache
+    /// The channel's event loop, kept: asked for every message, from the engine's thread.
+    private let eventLoop: any EventLoop
+    private let outbox: EventLoopOutbox
     private let logger: Logger
     private let dropped = Locked<UInt64>(0)
-    /// The channel's writability as its handler last saw it: read for every location frame.
+    /// The channel's writability as its handler last saw it: read for every location frame, on the
+    /// engine's thread, where this object is already in cache and the channel often is not.
     private let writable = Atomic<Bool>(true)
-    private let gate = Mutex(Gate())
+    /// Event-loop state (behind a lock only so that this class is plainly Sendable; never contended).
+    private let socket = Mutex(Socket())
 
-    /// Which way the next frame goes.
-    private struct Gate {
-        /// The writer's duplicate of the socket (-1: none yet, or the connection is finished).
+    private struct Socket {
+        /// The channel's socket (-1: not attached, or the connection is finished).
         var descriptor: Int32 = -1
         /// Frames handed to the channel and not yet written by it: while there are any, later
         /// frames follow them through the channel, or the bytes would interleave.
         var queued = 0
-        /// Frames (or their rests) that went through the channel, for diagnostics and tests.
+        /// Frames, or their rests, that went through the channel: for diagnostics and tests.
         var throughChannel: UInt64 = 0
     }
 
-    init(channel: any Channel, frames: LocationFrameCache, logger: Logger) {
+    init(channel: any Channel, outbox: EventLoopOutbox, logger: Logger) {
         self.channel = channel
-        self.frames = frames
+        eventLoop = channel.eventLoop
+        self.outbox = outbox
         self.logger = logger
     }
 
@@ -53,27 +60,22 @@ final class ConnectionWriter: AgentEndpoint {
     var droppedLocationFrames: UInt64 { dropped.withLock { $0 } }
 
     /// Frames, or rests of frames, written through the channel rather than straight to the socket.
-    var framesThroughChannel: UInt64 { gate.withLock { $0.throughChannel } }
+    var framesThroughChannel: UInt64 { socket.withLock { $0.throughChannel } }
 
     /// Frames handed to the channel that it has not written yet.
-    var framesQueuedInChannel: Int { gate.withLock { $0.queued } }
+    var framesQueuedInChannel: Int { socket.withLock { $0.queued } }
 
-    /// Starts writing straight to the socket; on the channel's event loop, after the welcome.
-    /// Without a socket underneath (an embedded channel) every frame goes through the channel.
+    /// Starts writing straight to the socket; on the event loop. Without a socket underneath (an
+    /// embedded channel) every frame goes through the channel.
     func attachSocket() {
-        let duplicate = try? channel.pipeline.syncOperations.withUnsafeTransportIfAvailable(of: NIOBSDSocket.Handle.self) {
-            fcntl($0, F_DUPFD_CLOEXEC, 0)
-        }
-        guard let duplicate, duplicate >= 0 else { return }
-        gate.withLock { $0.descriptor = duplicate }
+        let descriptor = try? channel.pipeline.syncOperations.withUnsafeTransportIfAvailable(of: NIOBSDSocket.Handle.self) { $0 }
+        guard let descriptor, descriptor >= 0 else { return }
+        socket.withLock { $0.descriptor = descriptor }
     }
 
-    /// Closes the duplicate: from now on frames go through the (closing) channel.
+    /// Forgets the socket; on the event loop, when the connection ends (NIO closes the descriptor).
     func detachSocket() {
-        gate.withLock { gate in
-            if gate.descriptor >= 0 { close(gate.descriptor) }
-            gate.descriptor = -1
-        }
+        socket.withLock { $0.descriptor = -1 }
     }
 
     /// Called by the connection handler on the event loop.
@@ -82,88 +84,61 @@ final class ConnectionWriter: AgentEndpoint {
     }
 
     func send(_ event: ServiceEvent) {
-        if case let .stream(stream, .locations(fixes)) = event {
-            guard writable.load(ordering: .relaxed) else {
-                let count = dropped.withLock { count in
-                    count += 1
-                    return count
-                }
-                if count == 1 { logger.notice("client is not reading; dropping its location updates until it catches up") }
-                return
+        if case .stream(_, .locations) = event, !writable.load(ordering: .relaxed) {
+            let count = dropped.withLock { count in
+                count += 1
+                return count
             }
-            if let frame = frames.frame(fixes, stream: stream, allocator: channel.allocator) {
-                return write(frame: frame)
-            }
+            if count == 1 { logger.notice("client is not reading; dropping its location updates until it catches up") }
+            return
         }
         send(.event(event))
     }
 
     func send(_ message: DaemonMessage) {
-        guard let frame = encode(message) else { return }
-        write(frame: frame)
+        if eventLoop.inEventLoop {
+            write(message)
+        } else {
+            outbox.post(message, to: self)
+        }
     }
 
-    /// The connection's first frame; on the event loop, before ``attachSocket()``. Written at once,
-    /// ahead of whatever the engine's thread has queued for this client meanwhile (those frames are
-    /// tasks of this loop, so they run after this turn).
-    func sendFirst(_ message: DaemonMessage) {
-        guard let frame = encode(message) else { return }
-        gate.withLock { $0.queued += 1 }
-        writeThroughChannel(frame)
-    }
-
-    private func encode(_ message: DaemonMessage) -> ByteBuffer? {
+    /// Encodes and writes; on the channel's event loop only.
+    func write(_ message: DaemonMessage) {
         var buffer = channel.allocator.buffer(capacity: 128)
         do {
             try WireCodec.encode(message, into: &buffer)
-            return buffer
         } catch {
             logger.error("could not encode a message for the client", metadata: ["error": "\(error)"])
-            return nil
+            return
         }
+        write(frame: buffer)
     }
 
-    /// Writes an encoded frame, from any thread.
+    /// Writes an encoded frame; on the channel's event loop only.
     func write(frame: ByteBuffer) {
-        let throughChannelNow = gate.withLock { gate -> Bool in
-            if gate.descriptor >= 0, gate.queued == 0 {
-                switch sendNow(frame, gate.descriptor) {
-                case .written:
-                    return false
-                case .partly(let rest):
-                    enqueue(rest, &gate)
-                    return false
-                case .failed:
-                    // The peer is gone: the channel notices by itself and closes; until then its
-                    // frames go nowhere.
-                    close(gate.descriptor)
-                    gate.descriptor = -1
-                    return false
-                }
+        let rest: ByteBuffer? = socket.withLock { socket in
+            guard socket.descriptor >= 0, socket.queued == 0 else { return frame }
+            switch Self.sendNow(frame, socket.descriptor) {
+            case .written:
+                return nil
+            case .partly(let rest):
+                return rest
+            case .failed:
+                // The peer is gone: NIO notices by itself and closes the channel; what is written
+                // until then fails there.
+                socket.descriptor = -1
+                return frame
             }
-            // On the event loop with nothing queued the channel writes at once; anywhere else, or
-            // behind queued frames, the frame joins the loop's tasks in order.
-            if gate.queued == 0, channel.eventLoop.inEventLoop {
-                gate.queued += 1
-                gate.throughChannel += 1
-                return true
-            }
-            enqueue(frame, &gate)
-            return false
         }
-        // Outside the lock: the channel may complete the write (and take the lock) before it returns.
-        if throughChannelNow { writeThroughChannel(frame) }
-    }
-
-    private func enqueue(_ frame: ByteBuffer, _ gate: inout Gate) {
-        gate.queued += 1
-        gate.throughChannel += 1
-        channel.eventLoop.execute { self.writeThroughChannel(frame) }
-    }
-
-    private func writeThroughChannel(_ frame: ByteBuffer) {
-        channel.writeAndFlush(frame).whenComplete { _ in
-            self.gate.withLock { $0.queued -= 1 }
+        guard let rest else { return }
+        socket.withLock { socket in
+            socket.queued += 1
+            socket.throughChannel += 1
+        }
+        // Outside the lock: the channel may finish the write, and call back, before it returns.
+        channel.writeAndFlush(rest).whenComplete { _ in
+            self.socket.withLock { $0.queued -= 1 }
         }
     }
 
@@ -173,7 +148,7 @@ final class ConnectionWriter: AgentEndpoint {
         case failed
     }
 
-    private func sendNow(_ frame: ByteBuffer, _ descriptor: Int32) -> SendResult {
+    private static func sendNow(_ frame: ByteBuffer, _ descriptor: Int32) -> SendResult {
         let sent = frame.withUnsafeReadableBytes { bytes in
             Glibc.send(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
         }

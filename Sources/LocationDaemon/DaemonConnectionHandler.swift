@@ -82,21 +82,20 @@ final class DaemonConnectionHandler: ChannelInboundHandler {
         let user = registry.user(for: process.credentials.uid)
         let (identity, info) = user.identify(process)
         logger[metadataKey: "app"] = "\(identity.id)"
-        let writer = ConnectionWriter(channel: context.channel, frames: registry.locationFrames, logger: logger)
+        let writer = ConnectionWriter(channel: context.channel, outbox: registry.outbox(for: context.eventLoop), logger: logger)
         let connection = user.service.connect(app: identity, info: info, process: process.stamp) { event in
             writer.send(event)
         }
         user.presenterConnected(identity)
         serving = Serving(user: user, identity: identity, connection: connection, writer: writer)
         logger.debug("client connected", metadata: ["executable": "\(process.executablePath)"])
-        // The welcome is the first frame: written now, in this event-loop turn, before the writer
-        // may write straight to the socket; what the engine's thread sent for this client since
-        // `connect` waits in this loop's queue behind it.
+        // Written now, inside this event-loop turn: service events reach this loop from the engine's
+        // loop as later tasks (through the outbox), so the welcome is always the first frame.
         // The in-process service always knows the authorization at once; the fallback reads it again.
         let authorization = connection.initialAuthorization
             ?? user.service.currentAuthorization(app: identity, process: process.stamp)
-        writer.sendFirst(.welcome(identity: identity, authorization: authorization))
         writer.attachSocket()
+        writer.send(.welcome(identity: identity, authorization: authorization))
     }
 
     private func serve(_ message: ClientMessage, _ serving: Serving, _ context: ChannelHandlerContext) {
@@ -198,8 +197,8 @@ final class DaemonConnectionHandler: ChannelInboundHandler {
         stallTimer = nil
         guard let serving else { return }
         self.serving = nil
-        serving.connection.close()
         serving.writer.detachSocket()
+        serving.connection.close()
         serving.user.presenterDisconnected(serving.identity)
         if serving.isAgent { serving.user.agent.unregister(serving.writer) }
         logger.debug("client disconnected")

@@ -16,8 +16,7 @@ final class UserRegistry: Sendable {
     private let logger: Logger
     private let users = Locked<[uid_t: UserContext]>([:])
     private let channels = Locked<[ObjectIdentifier: any Channel]>([:])
-    /// The last location frame encoded, shared by every connection's writer.
-    let locationFrames = LocationFrameCache()
+    private let outboxes = Locked<[ObjectIdentifier: EventLoopOutbox]>([:])
 
     init(configuration: DaemonConfiguration, engine: LocationEngine, logger: Logger) {
         self.configuration = configuration
@@ -50,4 +49,15 @@ final class UserRegistry: Sendable {
     }
 
     var openChannels: [any Channel] { channels.withLock { Array($0.values) } }
+
+    /// The outbox of an event loop (one per loop, shared by its connections).
+    func outbox(for eventLoop: any EventLoop) -> EventLoopOutbox {
+        outboxes.withLock { outboxes in
+            let key = ObjectIdentifier(eventLoop)
+            if let existing = outboxes[key] { return existing }
+            let outbox = EventLoopOutbox(eventLoop: eventLoop)
+            outboxes[key] = outbox
+            return outbox
+        }
+    }
 }

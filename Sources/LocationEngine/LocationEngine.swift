@@ -20,6 +20,8 @@ public final class LocationEngine: @unchecked Sendable {
 
     // Loop-confined state.
     private var subscriptions: [UInt64: SubscriptionState] = [:]
+    /// The demanding subscribers' shares, kept by the subscriptions themselves (see SubscriptionState).
+    private let demand = DemandLedger()
     private var active: (any LocationSource)?
     private var generation = 0
     var finishedSources: Set<ObjectIdentifier> = []
@@ -122,6 +124,7 @@ public final class LocationEngine: @unchecked Sendable {
     func cancel(_ id: UInt64) {
         loop.execute {
             guard let state = self.subscriptions.removeValue(forKey: id) else { return }
+            state.isSubscribed = false
             state.timeout?.cancel()
             state.wake?.cancel()
             self.reconcileDemand()
@@ -132,11 +135,12 @@ public final class LocationEngine: @unchecked Sendable {
 
     private func add(id: UInt64, request: UpdateRequest, account: String,
                      handler: @escaping @Sendable (StreamEvent) -> Void) {
-        let state = SubscriptionState(request: request, account: account, handler: handler)
+        let state = SubscriptionState(request: request, account: account, demand: demand, handler: handler)
         if request.mode == .single {
             state.timeout = loop.schedule(after: tuning.singleRequestTimeout) { self.singleTimedOut(id) }
         }
         subscriptions[id] = state
+        state.isSubscribed = true
         switch request.mode {
         case .single: break
         // Apple starts significant change with a current fix, not a remembered one; visits
@@ -162,18 +166,17 @@ public final class LocationEngine: @unchecked Sendable {
     }
 
     func reconcileDemand() {
-        let demanding = subscriptions.values.filter { !$0.paused && !$0.resting }
         let wanted: (any LocationSource)?
-        if demanding.isEmpty {
+        if demand.count == 0 {
             wanted = nil
         } else {
-            let required = demanding.map(\.request.requiredAccuracy).min() ?? 0
+            let required = demand.strictestRequiredAccuracy ?? 0
             let candidates = sources.filter {
                 $0.descriptor.measures.contains(.location) && !finishedSources.contains(ObjectIdentifier($0))
             }
             wanted = SourceSelector.choose(from: candidates, requiredAccuracy: required)
         }
-        accountDemand(demanding)
+        energy.demandChanged(services: demand.services, accounts: demand.accounts, at: loop.now)
         accountHeadingDemand()
         accountBeaconDemand()
         // The heading and beacon sources are stopped before the location source starts and started
@@ -182,7 +185,7 @@ public final class LocationEngine: @unchecked Sendable {
         let wantedBeacons = beaconSourceWanted(alongside: wanted)
         if let headingActive, !(wantedHeading.map { $0 === headingActive } ?? false) { stopHeadingSource() }
         if let beaconActive, !(wantedBeacons.map { $0 === beaconActive } ?? false) { stopBeaconSource() }
-        switchLocationSource(to: wanted, demanding: !demanding.isEmpty)
+        switchLocationSource(to: wanted, demanding: demand.count > 0)
         if let wantedHeading, headingActive == nil { startHeadingSource(wantedHeading) }
         if let wantedBeacons, beaconActive == nil { startBeaconSource(wantedBeacons) }
         reconcileBeaconRanging(locationSource: wanted)
@@ -217,16 +220,6 @@ public final class LocationEngine: @unchecked Sendable {
     }
 
     /// Tells the energy meter who demands the source now, so its energy is shared among them.
-    private func accountDemand(_ demanding: [SubscriptionState]) {
-        var services: [String: Int] = [:]
-        var accounts: [String: Int] = [:]
-        for state in demanding {
-            services[state.request.mode.serviceName, default: 0] += 1
-            accounts[state.account, default: 0] += 1
-        }
-        energy.demandChanged(services: services, accounts: accounts, at: loop.now)
-    }
-
     private func handle(_ event: SourceEvent, from source: (any LocationSource)?) {
         switch event {
         case .fix(let fix):
@@ -285,6 +278,7 @@ public final class LocationEngine: @unchecked Sendable {
         case .single:
             if meetsAccuracy(fix, state.request) {
                 subscriptions[id] = nil
+                state.isSubscribed = false
                 state.timeout?.cancel()
                 state.handler(.locations(fixes))
                 state.handler(.completed)
@@ -398,6 +392,7 @@ public final class LocationEngine: @unchecked Sendable {
 
     private func singleTimedOut(_ id: UInt64) {
         guard let state = subscriptions.removeValue(forKey: id) else { return }
+        state.isSubscribed = false
         if let best = state.best {
             state.handler(.locations([best]))
         } else {
@@ -430,7 +425,7 @@ public final class LocationEngine: @unchecked Sendable {
         let snapshot = EngineStatus(
             activeSource: active?.descriptor.name,
             subscriberCount: subscriptions.count,
-            demandingCount: subscriptions.values.filter { !$0.paused && !$0.resting }.count,
+            demandingCount: demand.count,
             lastFix: lastFix,
             energy: energyReport())
         published.withLock { $0 = snapshot }
@@ -466,27 +461,45 @@ public struct EngineStatus: Sendable, Equatable {
 
 /// A class, changed in place: every fix visits every subscriber, and copying the state out of the
 /// dictionary and back (handler, timeout, two fixes) cost more than the decision it made.
+///
+/// It keeps its share of the engine's demand itself: whatever changes its request, pause, rest or
+/// membership of the engine's table updates the ledger, so no path can forget to.
 private final class SubscriptionState {
-    var request: UpdateRequest
+    var request: UpdateRequest { didSet { recountDemand() } }
     let account: String
     let handler: @Sendable (StreamEvent) -> Void
     var lastDelivered: Fix?
     var firstSeen: Date?
-    var paused = false
+    var paused = false { didSet { recountDemand() } }
     var stationary = false
     var reportedUnknown = false
     var best: Fix?
     var timeout: ScheduledWork?
     /// Significant change and visits: resting between wakes (no demand), and the next change of that.
-    var resting = false
+    var resting = false { didSet { recountDemand() } }
     var wake: ScheduledWork?
     /// Visits: the subscriber's own detector.
     var visits: VisitDetector?
+    /// In the engine's table of subscriptions (only then does it count).
+    var isSubscribed = false { didSet { recountDemand() } }
+    private unowned let demand: DemandLedger
+    private var share: DemandLedger.Share?
 
-    init(request: UpdateRequest, account: String, handler: @escaping @Sendable (StreamEvent) -> Void) {
+    init(request: UpdateRequest, account: String, demand: DemandLedger, handler: @escaping @Sendable (StreamEvent) -> Void) {
         self.request = request
         self.account = account
+        self.demand = demand
         self.handler = handler
+    }
+
+    private func recountDemand() {
+        let now = isSubscribed && !paused && !resting
+            ? DemandLedger.Share(service: request.mode.serviceName, account: account, requiredAccuracy: request.requiredAccuracy)
+            : nil
+        guard now != share else { return }
+        if let share { demand.remove(share) }
+        if let now { demand.add(now) }
+        share = now
     }
 }
 

@@ -65,6 +65,7 @@ struct Locationd: ParsableCommand {
             return handler
         }
         let logger = Logger(label: "corelocation.locationd")
+        DescriptorLimit.raiseToHardLimit(logger: logger)
         let instance: DaemonConfiguration.Instance = system ? .system : .user
         let stateDirectory = stateDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? DaemonConfiguration.defaultStateDirectory(for: instance)

@@ -11,9 +11,9 @@ import Testing
 import Glibc
 #endif
 
-/// The writer sends straight to the socket from whichever thread has the frame, and through the
-/// channel when the kernel takes less than a frame: whichever way, the client reads whole frames,
-/// the welcome first, and each thread's frames in the order it sent them.
+/// The writer sends straight to the socket, and through the channel when the kernel takes less than
+/// a frame: whichever way, the client reads whole frames, the welcome first, and each thread's
+/// frames in the order it sent them.
 @Suite(.timeLimit(.minutes(1)))
 struct ConnectionWriterTests {
     static let framesPerThread = 3000
@@ -42,7 +42,7 @@ struct ConnectionWriterTests {
 
     private func exercise(_ group: MultiThreadedEventLoopGroup, daemonSide: Int32, clientSide: Int32) async throws {
         let channel = try await ClientBootstrap(group: group).withConnectedSocket(daemonSide).get()
-        let writer = ConnectionWriter(channel: channel, frames: LocationFrameCache(), logger: Logger(label: "test"))
+        let writer = ConnectionWriter(channel: channel, outbox: EventLoopOutbox(eventLoop: channel.eventLoop), logger: Logger(label: "test"))
         let welcome = DaemonMessage.welcome(
             identity: .init(id: "com.example.writer", displayName: "Writer", executablePath: "/usr/bin/writer"),
             authorization: .init(status: .authorizedWhenInUse, accuracy: .fullAccuracy, servicesEnabled: true))
@@ -54,8 +54,8 @@ struct ConnectionWriterTests {
                 for index in 0..<Self.framesPerThread { writer.send(.stream(1, .locations([Self.fix(index)]))) }
             }.start()
             usleep(1000)
-            writer.sendFirst(welcome)
             writer.attachSocket()
+            writer.send(welcome)
         }.get()
         // The event loop sends on stream 2 meanwhile, as the connection's own replies do.
         for index in 0..<Self.framesPerThread {
@@ -70,8 +70,7 @@ struct ConnectionWriterTests {
         }
         #expect(received[1] == Array(0..<Self.framesPerThread))
         #expect(received[2] == Array(0..<Self.framesPerThread))
-        // The slow start sent frames through the channel (all of them, if the engine's thread was
-        // quicker than the welcome).
+        // The slow start sent frames through the channel.
         let throughChannel = writer.framesThroughChannel
         #expect(throughChannel > 0)
 
@@ -88,7 +87,6 @@ struct ConnectionWriterTests {
         // (Not all: with buffers this small the kernel soon refuses again.)
         #expect(writer.framesThroughChannel < throughChannel + 100)
 
-        try await channel.eventLoop.submit { writer.detachSocket() }.get()
         try await channel.close()
     }
 
