@@ -12,6 +12,11 @@
 /// checked `NRCL` and `NRPT` (`PlacesFileValidator.nearestCandidates`); a node or candidate word is checked
 /// here, where it is read, and a wrong one sends the query to the k-d search. Candidates are 16-bit offsets
 /// in their country's k-d range (the largest, US, has 17,337 places): half the bytes a batch pulls in.
+///
+/// The optional `NRIN` marks the leaves of mixed cells that lie wholly inside their tree's country. A batch
+/// point in a mixed cell whose leaf is marked takes its country from the leaf, without the point in polygon
+/// (some 800 instructions a point in a coastal or border cell): the generator marks a leaf only when no
+/// boundary segment of the cell meets it and the reader's own test puts it in that country.
 struct NearestCandidates: @unchecked Sendable {
     /// `NRCL`: per GRID cell, its first `NRPT` entry; one more word marks where the last cell's end.
     let cellFirst: UnsafeRawPointer
@@ -24,6 +29,9 @@ struct NearestCandidates: @unchecked Sendable {
     /// `NRCA` (2 B): places, as offsets in their country's k-d range (`CTRY.placeStart`).
     let places: UnsafeRawPointer
     let placeCount: Int
+    /// `NRIN` (optional, 1 bit a node's child): bit `4 × node + quadrant` set when that child is a leaf of a
+    /// mixed cell's tree lying wholly inside the tree's country (`insideLeaf`).
+    var insideLeaves: UnsafeRawPointer? = nil
 
     /// A child word with this bit is a leaf: count in bits 28…30, first `NRCA` entry in bits 0…27.
     static let leafBit: UInt32 = 1 << 31
@@ -44,8 +52,7 @@ struct NearestCandidates: @unchecked Sendable {
     @inline(__always) func candidate(_ entry: Int) -> Int { Int(PlacesTables.u16(places, entry * 2)) }
 
     /// The leaf word for a point of cell (`row`, `column`) in `country`'s polygons; `nil` when the cell lists
-    /// no tree for that country (or the file's tree is wrong: a node outside `NRND`, or too deep). The quadrants split at the exact midpoints of their parent (halving 0.5° is
-    /// exact in binary), as the generator splits them; a point on a midpoint belongs to the north or east.
+    /// no tree for that country (or the file's tree is wrong: a node outside `NRND`, or too deep).
     @inline(__always)
     func leaf(row: Int, column: Int, country: Int, latitude: Double, longitude: Double) -> UInt32? {
         let cell = row * PlacesTables.gridColumns + column
@@ -53,7 +60,37 @@ struct NearestCandidates: @unchecked Sendable {
         let end = firstRoot(ofCell: cell + 1)
         while entry < end, rootCountry(entry) != country { entry += 1 }
         guard entry < end else { return nil }
-        var word = rootWord(entry)
+        return descend(from: rootWord(entry), row: row, column: column, latitude: latitude, longitude: longitude)?.word
+    }
+
+    /// For a point of mixed cell (`row`, `column`): a country whose tree there has, at the point, a leaf `NRIN`
+    /// marks as wholly inside that country's polygons — the point in polygon's answer for every point of the
+    /// leaf — and that leaf's word; `nil` when no tree of the cell has one (or the file has no `NRIN`).
+    @inline(__always)
+    func insideLeaf(row: Int, column: Int, latitude: Double, longitude: Double) -> (country: Int, word: UInt32)? {
+        guard let insideLeaves else { return nil }
+        let cell = row * PlacesTables.gridColumns + column
+        for entry in firstRoot(ofCell: cell)..<firstRoot(ofCell: cell + 1) {
+            guard let (word, bit) = descend(
+                from: rootWord(entry), row: row, column: column, latitude: latitude, longitude: longitude), bit >= 0
+            else { continue }
+            if PlacesTables.u8(insideLeaves, bit >> 3) & (1 << UInt8(bit & 7)) != 0 {
+                return (rootCountry(entry), word)
+            }
+        }
+        return nil
+    }
+
+    /// The leaf under root word `word` holding the point, and its `NRIN` bit (`4 × node + quadrant` of its
+    /// parent; -1 for a root that is a leaf); `nil` for a wrong tree (a node outside `NRND`, or too deep).
+    /// The quadrants split at the exact midpoints of their parent (halving 0.5° is exact in binary), as the
+    /// generator splits them; a point on a midpoint belongs to the north or east.
+    @inline(__always)
+    private func descend(
+        from root: UInt32, row: Int, column: Int, latitude: Double, longitude: Double
+    ) -> (word: UInt32, bit: Int)? {
+        var word = root
+        var bit = -1
         var south = -90 + Double(row) * PlacesTables.cellDegrees
         var west = -180 + Double(column) * PlacesTables.cellDegrees
         var size = PlacesTables.cellDegrees
@@ -65,9 +102,11 @@ struct NearestCandidates: @unchecked Sendable {
             let north = latitude >= south + size, east = longitude >= west + size
             if north { south += size }
             if east { west += size }
-            word = child((north ? 2 : 0) + (east ? 1 : 0), of: Int(word))
+            let quadrant = (north ? 2 : 0) + (east ? 1 : 0)
+            bit = 4 * Int(word) + quadrant
+            word = child(quadrant, of: Int(word))
         }
-        return word
+        return (word, bit)
     }
 }
 
@@ -91,6 +130,16 @@ extension NearestCandidates {
     ) -> CandidateAnswer {
         guard let word = leaf(row: row, column: column, country: country, latitude: latitude, longitude: longitude)
         else { return .search }
+        return nearest(leaf: word, countryPlaces: countryPlaces, target: target, maxChordSquared: maxChordSquared,
+                       vectors: vectors)
+    }
+
+    /// `nearest` among the candidates of leaf word `word`.
+    @inline(__always)
+    func nearest(
+        leaf word: UInt32, countryPlaces: Range<Int>, target: SIMD3<Float>, maxChordSquared: Float,
+        vectors: PlaceVectors
+    ) -> CandidateAnswer {
         let count = Int(word >> 28) & 7
         let first = Int(word & Self.firstMask)
         guard count < Self.searchCount, first + count <= placeCount else { return .search }

@@ -95,21 +95,29 @@ extension PlacesDatabase {
     /// the previous search found a place in the same country, the search starts bounded by that place's
     /// distance: only subtrees that can hold a place at least as near are visited, so the same place is
     /// found (of places at exactly equal distances, possibly another one).
+    /// `leaf`: the point's leaf word in `country`'s candidate tree, when the caller has found it.
     @inline(__always)
     private func nearestPlace(
-        inCountry country: Int, latitude: Double, longitude: Double, memory: inout AnswerMemory
+        inCountry country: Int, latitude: Double, longitude: Double, leaf: UInt32? = nil, memory: inout AnswerMemory
     ) -> Int? {
         let target = PlacesTables.unitVector(latitude: latitude, longitude: longitude)
         // Only in a batch: its Morton order keeps a cell's tree and candidates in the caches. One call a point
         // would wait on a chain of misses down the tree (`NRCL`, `NRPT`, a node a level, `NRCA`: one call near
         // places measured 860 ns instead of 680), where the k-d tree's upper levels stay cached for every call.
         if memory.remembers, let candidates = tables.nearestCandidates {
-            let (row, column) = PlacesTables.gridCell(latitude: latitude, longitude: longitude)
             let start = tables.countryPlaceStart(country)
-            let answer = candidates.nearest(
-                row: row, column: column, country: country,
-                countryPlaces: start..<(start + tables.countryPlaceCount(country)), latitude: latitude,
-                longitude: longitude, target: target, maxChordSquared: Self.localityChordSquared, vectors: placeVectors)
+            let countryPlaces = start..<(start + tables.countryPlaceCount(country))
+            let answer: CandidateAnswer
+            if let leaf {
+                answer = candidates.nearest(leaf: leaf, countryPlaces: countryPlaces, target: target,
+                                            maxChordSquared: Self.localityChordSquared, vectors: placeVectors)
+            } else {
+                let (row, column) = PlacesTables.gridCell(latitude: latitude, longitude: longitude)
+                answer = candidates.nearest(
+                    row: row, column: column, country: country, countryPlaces: countryPlaces, latitude: latitude,
+                    longitude: longitude, target: target, maxChordSquared: Self.localityChordSquared,
+                    vectors: placeVectors)
+            }
             if case .nearest(let found) = answer {
                 if memory.remembers, let found {
                     memory.searchCountry = country
@@ -158,6 +166,15 @@ extension PlacesDatabase {
             // Open sea, most of the Earth: a prebuilt answer, shared.
             return PlaceDescription(strings: seaAnswers[answer], latitude: latitude, longitude: longitude, radius: 0)
         case .mixed(let cell):
+            if memory.remembers,
+               let (country, leaf) = tables.nearestCandidates?.insideLeaf(
+                   row: row, column: column, latitude: latitude, longitude: longitude) {
+                // The point's leaf lies wholly inside `country`'s polygons: what the point in polygon answers.
+                let found = nearestPlace(inCountry: country, latitude: latitude, longitude: longitude, leaf: leaf,
+                                         memory: &memory)
+                return landAnswer(country: country, place: found, latitude: latitude, longitude: longitude,
+                                  memory: &memory)
+            }
             hit = polygonHit(mixedCell: cell, row: row, column: column, latitude: latitude, longitude: longitude,
                              memory: &memory)
         case .general:
