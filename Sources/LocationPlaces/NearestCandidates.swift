@@ -51,44 +51,41 @@ struct NearestCandidates: @unchecked Sendable {
     /// Candidate `entry` as an offset in its country's k-d range.
     @inline(__always) func candidate(_ entry: Int) -> Int { Int(PlacesTables.u16(places, entry * 2)) }
 
-    /// The leaf word for a point of cell (`row`, `column`) in `country`'s polygons; `nil` when the cell lists
-    /// no tree for that country (or the file's tree is wrong: a node outside `NRND`, or too deep).
+    /// The leaf for a point of cell (`row`, `column`) in `country`'s polygons; `nil` when the cell lists no
+    /// tree for that country (or the file's tree is wrong: a node outside `NRND`, or too deep).
     @inline(__always)
-    func leaf(row: Int, column: Int, country: Int, latitude: Double, longitude: Double) -> UInt32? {
+    func leaf(row: Int, column: Int, country: Int, latitude: Double, longitude: Double) -> CandidateLeaf? {
         let cell = row * PlacesTables.gridColumns + column
         var entry = firstRoot(ofCell: cell)
         let end = firstRoot(ofCell: cell + 1)
         while entry < end, rootCountry(entry) != country { entry += 1 }
         guard entry < end else { return nil }
-        return descend(from: rootWord(entry), row: row, column: column, latitude: latitude, longitude: longitude)?.word
+        return descend(from: rootWord(entry), row: row, column: column, latitude: latitude, longitude: longitude)
     }
 
     /// For a point of mixed cell (`row`, `column`): a country whose tree there has, at the point, a leaf `NRIN`
     /// marks as wholly inside that country's polygons — the point in polygon's answer for every point of the
-    /// leaf — and that leaf's word; `nil` when no tree of the cell has one (or the file has no `NRIN`).
+    /// leaf — and that leaf; `nil` when no tree of the cell has one (or the file has no `NRIN`).
     @inline(__always)
-    func insideLeaf(row: Int, column: Int, latitude: Double, longitude: Double) -> (country: Int, word: UInt32)? {
-        guard let insideLeaves else { return nil }
+    func insideLeaf(row: Int, column: Int, latitude: Double, longitude: Double) -> (country: Int, leaf: CandidateLeaf)? {
+        guard insideLeaves != nil else { return nil }
         let cell = row * PlacesTables.gridColumns + column
         for entry in firstRoot(ofCell: cell)..<firstRoot(ofCell: cell + 1) {
-            guard let (word, bit) = descend(
-                from: rootWord(entry), row: row, column: column, latitude: latitude, longitude: longitude), bit >= 0
-            else { continue }
-            if PlacesTables.u8(insideLeaves, bit >> 3) & (1 << UInt8(bit & 7)) != 0 {
-                return (rootCountry(entry), word)
+            if let leaf = descend(from: rootWord(entry), row: row, column: column, latitude: latitude,
+                                  longitude: longitude), leaf.inside {
+                return (rootCountry(entry), leaf)
             }
         }
         return nil
     }
 
-    /// The leaf under root word `word` holding the point, and its `NRIN` bit (`4 × node + quadrant` of its
-    /// parent; -1 for a root that is a leaf); `nil` for a wrong tree (a node outside `NRND`, or too deep).
-    /// The quadrants split at the exact midpoints of their parent (halving 0.5° is exact in binary), as the
-    /// generator splits them; a point on a midpoint belongs to the north or east.
+    /// The leaf under root word `root` holding the point; `nil` for a wrong tree (a node outside `NRND`, or
+    /// too deep). The quadrants split at the exact midpoints of their parent (halving 0.5° is exact in
+    /// binary), as the generator splits them; a point on a midpoint belongs to the north or east.
     @inline(__always)
     private func descend(
         from root: UInt32, row: Int, column: Int, latitude: Double, longitude: Double
-    ) -> (word: UInt32, bit: Int)? {
+    ) -> CandidateLeaf? {
         var word = root
         var bit = -1
         var south = -90 + Double(row) * PlacesTables.cellDegrees
@@ -106,7 +103,29 @@ struct NearestCandidates: @unchecked Sendable {
             bit = 4 * Int(word) + quadrant
             word = child(quadrant, of: Int(word))
         }
-        return (word, bit)
+        // A root that is a leaf has no bit (it is the whole cell, which the cell's boundaries cross).
+        var inside = false
+        if bit >= 0, let insideLeaves {
+            inside = PlacesTables.u8(insideLeaves, bit >> 3) & (1 << UInt8(bit & 7)) != 0
+        }
+        return CandidateLeaf(word: word, inside: inside, south: south, west: west, size: size)
+    }
+}
+
+/// A leaf of a candidate tree and its box.
+struct CandidateLeaf {
+    var word: UInt32
+    /// `NRIN` marks it wholly inside its tree's country.
+    var inside: Bool
+    var south: Double
+    var west: Double
+    var size: Double
+
+    /// Whether a point of the leaf's cell descends to this leaf: the descent puts a point on a midpoint in the
+    /// north or east quarter, so the box holds its south and west edges and not its north and east ones.
+    @inline(__always)
+    func contains(latitude: Double, longitude: Double) -> Bool {
+        latitude >= south && latitude < south + size && longitude >= west && longitude < west + size
     }
 }
 
@@ -119,22 +138,10 @@ enum CandidateAnswer {
 }
 
 extension NearestCandidates {
-    /// The nearest of the leaf's candidates to `target` closer than `maxChordSquared`, by the k-d search's
-    /// own float distance and strict comparison; `.search` when the cell lists no tree for the country, the
-    /// leaf has too many candidates to list, two candidates tie (the k-d search's order decides ties), or
-    /// the file is wrong (a run outside `NRCA`, a candidate outside the country's range `countryPlaces`).
-    @inline(__always)
-    func nearest(
-        row: Int, column: Int, country: Int, countryPlaces: Range<Int>, latitude: Double, longitude: Double,
-        target: SIMD3<Float>, maxChordSquared: Float, vectors: PlaceVectors
-    ) -> CandidateAnswer {
-        guard let word = leaf(row: row, column: column, country: country, latitude: latitude, longitude: longitude)
-        else { return .search }
-        return nearest(leaf: word, countryPlaces: countryPlaces, target: target, maxChordSquared: maxChordSquared,
-                       vectors: vectors)
-    }
-
-    /// `nearest` among the candidates of leaf word `word`.
+    /// The nearest of leaf word `word`'s candidates to `target` closer than `maxChordSquared`, by the k-d
+    /// search's own float distance and strict comparison; `.search` when the leaf has too many candidates to
+    /// list, two candidates tie (the k-d search's order decides ties), or the file is wrong (a run outside
+    /// `NRCA`, a candidate outside the country's range `countryPlaces`).
     @inline(__always)
     func nearest(
         leaf word: UInt32, countryPlaces: Range<Int>, target: SIMD3<Float>, maxChordSquared: Float,

@@ -107,17 +107,22 @@ extension PlacesDatabase {
         if memory.remembers, let candidates = tables.nearestCandidates {
             let start = tables.countryPlaceStart(country)
             let countryPlaces = start..<(start + tables.countryPlaceCount(country))
-            let answer: CandidateAnswer
-            if let leaf {
-                answer = candidates.nearest(leaf: leaf, countryPlaces: countryPlaces, target: target,
-                                            maxChordSquared: Self.localityChordSquared, vectors: placeVectors)
-            } else {
+            var word = leaf
+            if word == nil {
                 let (row, column) = PlacesTables.gridCell(latitude: latitude, longitude: longitude)
-                answer = candidates.nearest(
-                    row: row, column: column, country: country, countryPlaces: countryPlaces, latitude: latitude,
-                    longitude: longitude, target: target, maxChordSquared: Self.localityChordSquared,
-                    vectors: placeVectors)
+                let cell = row * PlacesTables.gridColumns + column
+                if let remembered = memory.leaf(cell: cell, country: country, latitude: latitude, longitude: longitude) {
+                    word = remembered.word
+                } else if let found = candidates.leaf(
+                    row: row, column: column, country: country, latitude: latitude, longitude: longitude) {
+                    memory.remember(found, cell: cell, country: country)
+                    word = found.word
+                }
             }
+            let answer = word.map {
+                candidates.nearest(leaf: $0, countryPlaces: countryPlaces, target: target,
+                                   maxChordSquared: Self.localityChordSquared, vectors: placeVectors)
+            } ?? .search
             if case .nearest(let found) = answer {
                 if memory.remembers, let found {
                     memory.searchCountry = country
@@ -135,6 +140,22 @@ extension PlacesDatabase {
             memory.searchCountry = country
             memory.searchPlace = found
         }
+        return found
+    }
+
+    /// `NearestCandidates.insideLeaf`, from the leaf `memory` kept when it holds the point.
+    @inline(__always)
+    private func insideLeaf(
+        row: Int, column: Int, latitude: Double, longitude: Double, memory: inout AnswerMemory
+    ) -> (country: Int, leaf: CandidateLeaf)? {
+        let cell = row * PlacesTables.gridColumns + column
+        if let remembered = memory.leaf(cell: cell, country: nil, latitude: latitude, longitude: longitude),
+           remembered.inside {
+            return (memory.leafCountry, remembered)
+        }
+        guard let found = tables.nearestCandidates?.insideLeaf(
+            row: row, column: column, latitude: latitude, longitude: longitude) else { return nil }
+        memory.remember(found.leaf, cell: cell, country: found.country)
         return found
     }
 
@@ -167,10 +188,10 @@ extension PlacesDatabase {
             return PlaceDescription(strings: seaAnswers[answer], latitude: latitude, longitude: longitude, radius: 0)
         case .mixed(let cell):
             if memory.remembers,
-               let (country, leaf) = tables.nearestCandidates?.insideLeaf(
-                   row: row, column: column, latitude: latitude, longitude: longitude) {
+               let (country, leaf) = insideLeaf(row: row, column: column, latitude: latitude, longitude: longitude,
+                                                memory: &memory) {
                 // The point's leaf lies wholly inside `country`'s polygons: what the point in polygon answers.
-                let found = nearestPlace(inCountry: country, latitude: latitude, longitude: longitude, leaf: leaf,
+                let found = nearestPlace(inCountry: country, latitude: latitude, longitude: longitude, leaf: leaf.word,
                                          memory: &memory)
                 return landAnswer(country: country, place: found, latitude: latitude, longitude: longitude,
                                   memory: &memory)
@@ -272,24 +293,5 @@ extension PlacesDatabase {
     static func normalisedLongitude(latitude: Double, longitude: Double) -> Double? {
         guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180 else { return nil }
         return longitude == 180 ? -180 : longitude
-    }
-}
-
-/// What reverse geocoding answers leave for the next in a batch answered in spatial order, where
-/// consecutive points mostly have the same nearest place: the last place's distance bounds the next search,
-/// and the answers built for recent places are shared instead of built again. A single call remembers
-/// nothing.
-struct AnswerMemory {
-    /// False for a single call: nothing is kept.
-    let remembers: Bool
-    /// The polygon country and the place of the last search that found one.
-    var searchCountry = -1
-    var searchPlace = -1
-    /// The answers built for recent places (a batch's only).
-    let recentAnswers: RecentAnswers?
-
-    init(remembers: Bool) {
-        self.remembers = remembers
-        recentAnswers = remembers ? RecentAnswers() : nil
     }
 }
