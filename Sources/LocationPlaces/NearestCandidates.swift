@@ -150,21 +150,24 @@ extension NearestCandidates {
         let count = Int(word >> 28) & 7
         let first = Int(word & Self.firstMask)
         guard count < Self.searchCount, first + count <= placeCount else { return .search }
+        // The target widened and the country's vectors' address taken once, not for every candidate.
+        let target = SIMD4(target, 0)
+        let countryVectors = vectors.address(of: countryPlaces.lowerBound)
+        let limit = countryPlaces.count
         var best = -1
         var bestSquared = maxChordSquared
         var tied = false
         for entry in first..<(first + count) {
             let offset = candidate(entry)
-            guard offset < countryPlaces.count else { return .search }
-            let place = countryPlaces.lowerBound + offset
-            let squared = PlaceVectors.squaredDistance(target, vectors[place])
+            guard offset < limit else { return .search }
+            let squared = PlaceVectors.squaredDistance(target, countryVectors[offset])
             if squared < bestSquared {
-                (best, bestSquared, tied) = (place, squared, false)
+                (best, bestSquared, tied) = (offset, squared, false)
             } else if squared == bestSquared, best >= 0 {
                 tied = true
             }
         }
         if tied { return .search }
-        return .nearest(best >= 0 ? best : nil)
+        return .nearest(best >= 0 ? countryPlaces.lowerBound + best : nil)
     }
 }

@@ -27,8 +27,9 @@ extension PlacesDatabase {
     /// from a place outside deserts, ice and tundra).
     public static let localityRange = 50_000.0
 
-    private static let localityChord = Float(chordLength(metres: localityRange))
-    private static let localityChordSquared = localityChord * localityChord
+    /// `Float(chordLength(metres: localityRange))` squared, as a literal: a computed `static let` is
+    /// initialised lazily, and its guard was taken on every search (a test checks the value).
+    static let localityChordSquared: Float = 0x1.025578p-14
 
     /// The indexes behind `reverseGeocode`; `nil` for coordinates that are not finite or out of range.
     /// No allocation.

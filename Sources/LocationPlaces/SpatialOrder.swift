@@ -60,8 +60,9 @@ enum SpatialOrder {
     @inline(__always)
     static func mortonKey(latitude: Double, longitude: Double) -> UInt32 {
         guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180 else { return .max }
-        let y = UInt32(((latitude + 90) / 180 * 65535).rounded(.down))
-        let x = UInt32(((longitude + 180) / 360 * 65535).rounded(.down))
+        // Converting truncates, which for these non-negative values is rounding down (without `floor`'s call).
+        let y = UInt32((latitude + 90) / 180 * 65535)
+        let x = UInt32((longitude + 180) / 360 * 65535)
         return spread(x) | spread(y) << 1
     }
 
