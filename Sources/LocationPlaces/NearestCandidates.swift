@@ -12,6 +12,11 @@
 /// checked `NRCL` and `NRPT` (`PlacesFileValidator.nearestCandidates`); a node or candidate word is checked
 /// here, where it is read, and a wrong one sends the query to the k-d search. Candidates are 16-bit offsets
 /// in their country's k-d range (the largest, US, has 17,337 places): half the bytes a batch pulls in.
+///
+/// The optional `NRIN` marks the leaves of mixed cells that lie wholly inside their tree's country. A batch
+/// point in a mixed cell whose leaf is marked takes its country from the leaf, without the point in polygon
+/// (some 800 instructions a point in a coastal or border cell): the generator marks a leaf only when no
+/// boundary segment of the cell meets it and the reader's own test puts it in that country.
 struct NearestCandidates: @unchecked Sendable {
     /// `NRCL`: per GRID cell, its first `NRPT` entry; one more word marks where the last cell's end.
     let cellFirst: UnsafeRawPointer
@@ -24,6 +29,9 @@ struct NearestCandidates: @unchecked Sendable {
     /// `NRCA` (2 B): places, as offsets in their country's k-d range (`CTRY.placeStart`).
     let places: UnsafeRawPointer
     let placeCount: Int
+    /// `NRIN` (optional, 1 bit a node's child): bit `4 × node + quadrant` set when that child is a leaf of a
+    /// mixed cell's tree lying wholly inside the tree's country (`insideLeaf`).
+    var insideLeaves: UnsafeRawPointer? = nil
 
     /// A child word with this bit is a leaf: count in bits 28…30, first `NRCA` entry in bits 0…27.
     static let leafBit: UInt32 = 1 << 31
@@ -43,17 +51,43 @@ struct NearestCandidates: @unchecked Sendable {
     /// Candidate `entry` as an offset in its country's k-d range.
     @inline(__always) func candidate(_ entry: Int) -> Int { Int(PlacesTables.u16(places, entry * 2)) }
 
-    /// The leaf word for a point of cell (`row`, `column`) in `country`'s polygons; `nil` when the cell lists
-    /// no tree for that country (or the file's tree is wrong: a node outside `NRND`, or too deep). The quadrants split at the exact midpoints of their parent (halving 0.5° is
-    /// exact in binary), as the generator splits them; a point on a midpoint belongs to the north or east.
+    /// The leaf for a point of cell (`row`, `column`) in `country`'s polygons; `nil` when the cell lists no
+    /// tree for that country (or the file's tree is wrong: a node outside `NRND`, or too deep).
     @inline(__always)
-    func leaf(row: Int, column: Int, country: Int, latitude: Double, longitude: Double) -> UInt32? {
+    func leaf(row: Int, column: Int, country: Int, latitude: Double, longitude: Double) -> CandidateLeaf? {
         let cell = row * PlacesTables.gridColumns + column
         var entry = firstRoot(ofCell: cell)
         let end = firstRoot(ofCell: cell + 1)
         while entry < end, rootCountry(entry) != country { entry += 1 }
         guard entry < end else { return nil }
-        var word = rootWord(entry)
+        return descend(from: rootWord(entry), row: row, column: column, latitude: latitude, longitude: longitude)
+    }
+
+    /// For a point of mixed cell (`row`, `column`): a country whose tree there has, at the point, a leaf `NRIN`
+    /// marks as wholly inside that country's polygons — the point in polygon's answer for every point of the
+    /// leaf — and that leaf; `nil` when no tree of the cell has one (or the file has no `NRIN`).
+    @inline(__always)
+    func insideLeaf(row: Int, column: Int, latitude: Double, longitude: Double) -> (country: Int, leaf: CandidateLeaf)? {
+        guard insideLeaves != nil else { return nil }
+        let cell = row * PlacesTables.gridColumns + column
+        for entry in firstRoot(ofCell: cell)..<firstRoot(ofCell: cell + 1) {
+            if let leaf = descend(from: rootWord(entry), row: row, column: column, latitude: latitude,
+                                  longitude: longitude), leaf.inside {
+                return (rootCountry(entry), leaf)
+            }
+        }
+        return nil
+    }
+
+    /// The leaf under root word `root` holding the point; `nil` for a wrong tree (a node outside `NRND`, or
+    /// too deep). The quadrants split at the exact midpoints of their parent (halving 0.5° is exact in
+    /// binary), as the generator splits them; a point on a midpoint belongs to the north or east.
+    @inline(__always)
+    private func descend(
+        from root: UInt32, row: Int, column: Int, latitude: Double, longitude: Double
+    ) -> CandidateLeaf? {
+        var word = root
+        var bit = -1
         var south = -90 + Double(row) * PlacesTables.cellDegrees
         var west = -180 + Double(column) * PlacesTables.cellDegrees
         var size = PlacesTables.cellDegrees
@@ -65,9 +99,33 @@ struct NearestCandidates: @unchecked Sendable {
             let north = latitude >= south + size, east = longitude >= west + size
             if north { south += size }
             if east { west += size }
-            word = child((north ? 2 : 0) + (east ? 1 : 0), of: Int(word))
+            let quadrant = (north ? 2 : 0) + (east ? 1 : 0)
+            bit = 4 * Int(word) + quadrant
+            word = child(quadrant, of: Int(word))
         }
-        return word
+        // A root that is a leaf has no bit (it is the whole cell, which the cell's boundaries cross).
+        var inside = false
+        if bit >= 0, let insideLeaves {
+            inside = PlacesTables.u8(insideLeaves, bit >> 3) & (1 << UInt8(bit & 7)) != 0
+        }
+        return CandidateLeaf(word: word, inside: inside, south: south, west: west, size: size)
+    }
+}
+
+/// A leaf of a candidate tree and its box.
+struct CandidateLeaf {
+    var word: UInt32
+    /// `NRIN` marks it wholly inside its tree's country.
+    var inside: Bool
+    var south: Double
+    var west: Double
+    var size: Double
+
+    /// Whether a point of the leaf's cell descends to this leaf: the descent puts a point on a midpoint in the
+    /// north or east quarter, so the box holds its south and west edges and not its north and east ones.
+    @inline(__always)
+    func contains(latitude: Double, longitude: Double) -> Bool {
+        latitude >= south && latitude < south + size && longitude >= west && longitude < west + size
     }
 }
 
@@ -80,35 +138,36 @@ enum CandidateAnswer {
 }
 
 extension NearestCandidates {
-    /// The nearest of the leaf's candidates to `target` closer than `maxChordSquared`, by the k-d search's
-    /// own float distance and strict comparison; `.search` when the cell lists no tree for the country, the
-    /// leaf has too many candidates to list, two candidates tie (the k-d search's order decides ties), or
-    /// the file is wrong (a run outside `NRCA`, a candidate outside the country's range `countryPlaces`).
+    /// The nearest of leaf word `word`'s candidates to `target` closer than `maxChordSquared`, by the k-d
+    /// search's own float distance and strict comparison; `.search` when the leaf has too many candidates to
+    /// list, two candidates tie (the k-d search's order decides ties), or the file is wrong (a run outside
+    /// `NRCA`, a candidate outside the country's range `countryPlaces`).
     @inline(__always)
     func nearest(
-        row: Int, column: Int, country: Int, countryPlaces: Range<Int>, latitude: Double, longitude: Double,
-        target: SIMD3<Float>, maxChordSquared: Float, vectors: PlaceVectors
+        leaf word: UInt32, countryPlaces: Range<Int>, target: SIMD3<Float>, maxChordSquared: Float,
+        vectors: PlaceVectors
     ) -> CandidateAnswer {
-        guard let word = leaf(row: row, column: column, country: country, latitude: latitude, longitude: longitude)
-        else { return .search }
         let count = Int(word >> 28) & 7
         let first = Int(word & Self.firstMask)
         guard count < Self.searchCount, first + count <= placeCount else { return .search }
+        // The target widened and the country's vectors' address taken once, not for every candidate.
+        let target = SIMD4(target, 0)
+        let countryVectors = vectors.address(of: countryPlaces.lowerBound)
+        let limit = countryPlaces.count
         var best = -1
         var bestSquared = maxChordSquared
         var tied = false
         for entry in first..<(first + count) {
             let offset = candidate(entry)
-            guard offset < countryPlaces.count else { return .search }
-            let place = countryPlaces.lowerBound + offset
-            let squared = PlaceVectors.squaredDistance(target, vectors[place])
+            guard offset < limit else { return .search }
+            let squared = PlaceVectors.squaredDistance(target, countryVectors[offset])
             if squared < bestSquared {
-                (best, bestSquared, tied) = (place, squared, false)
+                (best, bestSquared, tied) = (offset, squared, false)
             } else if squared == bestSquared, best >= 0 {
                 tied = true
             }
         }
         if tied { return .search }
-        return .nearest(best >= 0 ? best : nil)
+        return .nearest(best >= 0 ? countryPlaces.lowerBound + best : nil)
     }
 }

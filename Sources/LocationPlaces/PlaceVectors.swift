@@ -18,6 +18,9 @@ final class PlaceVectors: @unchecked Sendable {
 
     @inline(__always) subscript(place: Int) -> SIMD4<Float> { vectors[place] }
 
+    /// Where place `place`'s vector is, for loops that read a range of places (valid while `self` lives).
+    @inline(__always) func address(of place: Int) -> UnsafePointer<SIMD4<Float>> { UnsafePointer(vectors + place) }
+
     /// Squared chord length between `target` and a stored vector, the axis lane (`w`) left out.
     @inline(__always)
     static func squaredDistance(_ target: SIMD3<Float>, _ stored: SIMD4<Float>) -> Float {

@@ -54,7 +54,8 @@ enum PlacesFileValidator {
     }
 
     /// The nearest-place candidate sections' index: `NRCL` ascending inside `NRPT`, `NRPT`'s countries in
-    /// range and its root words inside `NRND` or `NRCA`. The ~2 million words of `NRND` and `NRCA` are checked
+    /// range and its root words inside `NRND` or `NRCA`; `NRIN`, when present, a bit for every child of every
+    /// node (any bit pattern is safe: a bit only chooses between two answers, never an address). The ~2 million words of `NRND` and `NRCA` are checked
     /// where a query reads them instead (`NearestCandidates.leaf` and `nearest`: a few compares a query, where
     /// checking them all here cost ~5 ms of the first answer's ~20): a wrong one sends that query to the k-d
     /// search, so a corrupt tree can neither crash nor loop.
@@ -67,9 +68,16 @@ enum PlacesFileValidator {
         let (candidatePlaces, candidateCount) = directory.records("NRCA", size: 2)
         let cells = PlacesTables.gridRows * PlacesTables.gridColumns
         guard cellWords == cells + 1 else { throw corrupt("NRCL has \(cellWords) entries, not \(cells + 1)") }
-        let candidates = NearestCandidates(
+        var candidates = NearestCandidates(
             cellFirst: cellFirst, roots: roots, rootCount: rootCount, nodes: nodes, nodeCount: nodeCount,
             places: candidatePlaces, placeCount: candidateCount)
+        if let insideLeaves = directory.insideLeaves {
+            let bytes = (4 * nodeCount + 7) / 8
+            guard insideLeaves.count == bytes else {
+                throw corrupt("NRIN is \(insideLeaves.count) bytes, not \(bytes) (4 bits for each of \(nodeCount) nodes)")
+            }
+            candidates.insideLeaves = insideLeaves.baseAddress ?? UnsafeRawPointer(bitPattern: 8)!
+        }
         // Flags as integers, combined with `|`: no short-circuit, so the loops compile to selects; a wrong file
         // is read again for the precise reason.
         var wrong: UInt = 0

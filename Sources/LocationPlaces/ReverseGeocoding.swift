@@ -27,8 +27,9 @@ extension PlacesDatabase {
     /// from a place outside deserts, ice and tundra).
     public static let localityRange = 50_000.0
 
-    private static let localityChord = Float(chordLength(metres: localityRange))
-    private static let localityChordSquared = localityChord * localityChord
+    /// `Float(chordLength(metres: localityRange))` squared, as a literal: a computed `static let` is
+    /// initialised lazily, and its guard was taken on every search (a test checks the value).
+    static let localityChordSquared: Float = 0x1.025578p-14
 
     /// The indexes behind `reverseGeocode`; `nil` for coordinates that are not finite or out of range.
     /// No allocation.
@@ -95,21 +96,34 @@ extension PlacesDatabase {
     /// the previous search found a place in the same country, the search starts bounded by that place's
     /// distance: only subtrees that can hold a place at least as near are visited, so the same place is
     /// found (of places at exactly equal distances, possibly another one).
+    /// `leaf`: the point's leaf word in `country`'s candidate tree, when the caller has found it.
     @inline(__always)
     private func nearestPlace(
-        inCountry country: Int, latitude: Double, longitude: Double, memory: inout AnswerMemory
+        inCountry country: Int, latitude: Double, longitude: Double, leaf: UInt32? = nil, memory: inout AnswerMemory
     ) -> Int? {
         let target = PlacesTables.unitVector(latitude: latitude, longitude: longitude)
         // Only in a batch: its Morton order keeps a cell's tree and candidates in the caches. One call a point
         // would wait on a chain of misses down the tree (`NRCL`, `NRPT`, a node a level, `NRCA`: one call near
         // places measured 860 ns instead of 680), where the k-d tree's upper levels stay cached for every call.
         if memory.remembers, let candidates = tables.nearestCandidates {
-            let (row, column) = PlacesTables.gridCell(latitude: latitude, longitude: longitude)
             let start = tables.countryPlaceStart(country)
-            let answer = candidates.nearest(
-                row: row, column: column, country: country,
-                countryPlaces: start..<(start + tables.countryPlaceCount(country)), latitude: latitude,
-                longitude: longitude, target: target, maxChordSquared: Self.localityChordSquared, vectors: placeVectors)
+            let countryPlaces = start..<(start + tables.countryPlaceCount(country))
+            var word = leaf
+            if word == nil {
+                let (row, column) = PlacesTables.gridCell(latitude: latitude, longitude: longitude)
+                let cell = row * PlacesTables.gridColumns + column
+                if let remembered = memory.leaf(cell: cell, country: country, latitude: latitude, longitude: longitude) {
+                    word = remembered.word
+                } else if let found = candidates.leaf(
+                    row: row, column: column, country: country, latitude: latitude, longitude: longitude) {
+                    memory.remember(found, cell: cell, country: country)
+                    word = found.word
+                }
+            }
+            let answer = word.map {
+                candidates.nearest(leaf: $0, countryPlaces: countryPlaces, target: target,
+                                   maxChordSquared: Self.localityChordSquared, vectors: placeVectors)
+            } ?? .search
             if case .nearest(let found) = answer {
                 if memory.remembers, let found {
                     memory.searchCountry = country
@@ -127,6 +141,22 @@ extension PlacesDatabase {
             memory.searchCountry = country
             memory.searchPlace = found
         }
+        return found
+    }
+
+    /// `NearestCandidates.insideLeaf`, from the leaf `memory` kept when it holds the point.
+    @inline(__always)
+    private func insideLeaf(
+        row: Int, column: Int, latitude: Double, longitude: Double, memory: inout AnswerMemory
+    ) -> (country: Int, leaf: CandidateLeaf)? {
+        let cell = row * PlacesTables.gridColumns + column
+        if let remembered = memory.leaf(cell: cell, country: nil, latitude: latitude, longitude: longitude),
+           remembered.inside {
+            return (memory.leafCountry, remembered)
+        }
+        guard let found = tables.nearestCandidates?.insideLeaf(
+            row: row, column: column, latitude: latitude, longitude: longitude) else { return nil }
+        memory.remember(found.leaf, cell: cell, country: found.country)
         return found
     }
 
@@ -158,6 +188,15 @@ extension PlacesDatabase {
             // Open sea, most of the Earth: a prebuilt answer, shared.
             return PlaceDescription(strings: seaAnswers[answer], latitude: latitude, longitude: longitude, radius: 0)
         case .mixed(let cell):
+            if memory.remembers,
+               let (country, leaf) = insideLeaf(row: row, column: column, latitude: latitude, longitude: longitude,
+                                                memory: &memory) {
+                // The point's leaf lies wholly inside `country`'s polygons: what the point in polygon answers.
+                let found = nearestPlace(inCountry: country, latitude: latitude, longitude: longitude, leaf: leaf.word,
+                                         memory: &memory)
+                return landAnswer(country: country, place: found, latitude: latitude, longitude: longitude,
+                                  memory: &memory)
+            }
             hit = polygonHit(mixedCell: cell, row: row, column: column, latitude: latitude, longitude: longitude,
                              memory: &memory)
         case .general:
@@ -255,24 +294,5 @@ extension PlacesDatabase {
     static func normalisedLongitude(latitude: Double, longitude: Double) -> Double? {
         guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180 else { return nil }
         return longitude == 180 ? -180 : longitude
-    }
-}
-
-/// What reverse geocoding answers leave for the next in a batch answered in spatial order, where
-/// consecutive points mostly have the same nearest place: the last place's distance bounds the next search,
-/// and the answers built for recent places are shared instead of built again. A single call remembers
-/// nothing.
-struct AnswerMemory {
-    /// False for a single call: nothing is kept.
-    let remembers: Bool
-    /// The polygon country and the place of the last search that found one.
-    var searchCountry = -1
-    var searchPlace = -1
-    /// The answers built for recent places (a batch's only).
-    let recentAnswers: RecentAnswers?
-
-    init(remembers: Bool) {
-        self.remembers = remembers
-        recentAnswers = remembers ? RecentAnswers() : nil
     }
 }

