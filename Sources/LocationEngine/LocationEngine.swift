@@ -235,7 +235,9 @@ public final class LocationEngine: @unchecked Sendable {
             let fixes = [fix]
             let stillFor = movement.stillFor(at: fix.timestamp)
             var demandChanged = false
-            for id in Array(subscriptions.keys) where offer(fix, fixes, stillFor: stillFor, to: id) {
+            // A snapshot: handlers may subscribe and cancel meanwhile. A subscription cancelled
+            // during the round says so itself (`isSubscribed`), without a lookup per subscriber.
+            for (id, state) in Array(subscriptions) where state.isSubscribed && offer(fix, fixes, stillFor: stillFor, to: state, id: id) {
                 demandChanged = true
             }
             // Demand changes only when a subscriber pauses or completes; re-choosing the source on
@@ -266,8 +268,7 @@ public final class LocationEngine: @unchecked Sendable {
 
     /// Returns true when the subscriber stopped demanding fixes (completed or paused). `fixes` is
     /// `[fix]` and `stillFor` the device's stillness at the fix: the same for every subscriber.
-    private func offer(_ fix: Fix, _ fixes: [Fix], stillFor: TimeInterval, to id: UInt64) -> Bool {
-        guard let state = subscriptions[id] else { return false }
+    private func offer(_ fix: Fix, _ fixes: [Fix], stillFor: TimeInterval, to state: SubscriptionState, id: UInt64) -> Bool {
         state.reportedUnknown = false
         let firstSeen = state.firstSeen ?? fix.timestamp
         state.firstSeen = firstSeen
