@@ -25,20 +25,20 @@ private let scratchPath = NSTemporaryDirectory() + "/places-fuzz-\(getpid()).bin
 @_cdecl("LLVMFuzzerTestOneInput")
 public func placesFileFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let input = UnsafeBufferPointer(start: data, count: size)
-    var file: [UInt8]
-    var setCells: [Int] = []
+    let setCells: [Int]
     let mayHaveCandidates: Bool
+    let file = ScratchFile(path: scratchPath)
     if input.starts(with: Array("CLPLACES".utf8)) {
-        file = Array(input)
+        file.write(UnsafeRawBufferPointer(input), at: 0)
+        setCells = []
         mayHaveCandidates = contains(input, Array("NRCL".utf8))
     } else {
         let sections = parseSections(input)
-        file = fileBytes(sections.list)
-        setCells = sections.setCells
-        mayHaveCandidates = sections.list.contains { $0.tag == Array("NRCL".utf8) }
+        writeFile(sections, to: file)
+        setCells = sections.lazy.filter { $0.tag == Array("GRID".utf8) }.flatMap { setGridCells($0.bytes) }
+        mayHaveCandidates = sections.contains { $0.tag == Array("NRCL".utf8) }
     }
-    write(file, to: scratchPath)
-    file = []
+    file.close()
     let database: PlacesDatabase
     do {
         database = try PlacesDatabase.open(path: scratchPath)
@@ -111,9 +111,23 @@ private func queryPoints(_ setCells: [Int]) -> [(latitude: Double, longitude: Do
 }
 
 /// The sections of a section-list input, and the grid cells its GRID pairs set to something other than 0.
-private func parseSections(_ input: UnsafeBufferPointer<UInt8>) -> (list: [(tag: [UInt8], bytes: [UInt8])], setCells: [Int]) {
-    var sections: [(tag: [UInt8], bytes: [UInt8])] = []
-    var setCells: [Int] = []
+private struct Section {
+    var tag: [UInt8]
+    var bytes: [UInt8]
+
+    /// GRID and NRCL come as (cell, value) pairs and are written with an entry for every cell.
+    var isSparse: Bool { tag == Array("GRID".utf8) || tag == Array("NRCL".utf8) }
+
+    /// The section's length in the file.
+    var length: Int {
+        if tag == Array("GRID".utf8) { return 4 * gridCells }
+        if tag == Array("NRCL".utf8) { return 4 * (gridCells + 1) }
+        return bytes.count
+    }
+}
+
+private func parseSections(_ input: UnsafeBufferPointer<UInt8>) -> [Section] {
+    var sections: [Section] = []
     var position = 0
     while input.count - position >= 8 {
         let tag = Array(input[position..<(position + 4)])
@@ -121,63 +135,79 @@ private func parseSections(_ input: UnsafeBufferPointer<UInt8>) -> (list: [(tag:
             | UInt32(input[position + 6]) << 16 | UInt32(input[position + 7]) << 24)
         position += 8
         let length = min(declared, input.count - position)
-        var bytes = Array(input[position..<(position + length)])
+        sections.append(Section(tag: tag, bytes: Array(input[position..<(position + length)])))
         position += length
-        if tag == Array("GRID".utf8) { (bytes, setCells) = expandGrid(bytes) }
-        if tag == Array("NRCL".utf8) { bytes = expandCellFirst(bytes) }
-        sections.append((tag, bytes))
     }
-    return (sections, setCells)
+    return sections
 }
 
-/// GRID from (cell, entry) pairs: every other cell 0 (open sea); and the cells set to something else.
-private func expandGrid(_ pairs: [UInt8]) -> (grid: [UInt8], setCells: [Int]) {
-    var grid = [UInt8](repeating: 0, count: 4 * gridCells)
-    var setCells: [Int] = []
-    for pair in stride(from: 0, to: pairs.count - 7, by: 8) {
-        let cell = Int(le32(pairs, pair)) % gridCells
-        grid.replaceSubrange((4 * cell)..<(4 * cell + 4), with: pairs[(pair + 4)..<(pair + 8)])
-        if le32(pairs, pair + 4) != 0 { setCells.append(cell) }
-    }
-    return (grid, setCells)
+/// The (cell, value) pairs of a sparse section, cells reduced modulo `cells`.
+private func pairs(_ bytes: [UInt8], cells: Int) -> [(cell: Int, value: UInt32)] {
+    stride(from: 0, to: bytes.count - 7, by: 8).map { (Int(le32(bytes, $0)) % cells, le32(bytes, $0 + 4)) }
 }
 
-/// NRCL from (cell, first root) pairs: each value holds from its cell to the next pair's (cells + 1 words).
-private func expandCellFirst(_ pairs: [UInt8]) -> [UInt8] {
-    var steps: [(cell: Int, value: UInt32)] = []
-    for pair in stride(from: 0, to: pairs.count - 7, by: 8) {
-        steps.append((Int(le32(pairs, pair)) % (gridCells + 1), le32(pairs, pair + 4)))
-    }
-    steps.sort { $0.cell < $1.cell }
-    var words = [UInt32](repeating: 0, count: gridCells + 1)
-    for (index, step) in steps.enumerated() {
-        let end = index + 1 < steps.count ? steps[index + 1].cell : words.count
-        for cell in step.cell..<end { words[cell] = step.value }
-    }
-    return words.flatMap { withUnsafeBytes(of: $0.littleEndian, Array.init) }
+/// The cells a GRID's pairs set to something other than 0 (open sea).
+private func setGridCells(_ bytes: [UInt8]) -> [Int] {
+    pairs(bytes, cells: gridCells).filter { $0.value != 0 }.map(\.cell)
 }
 
-/// A version-2 file: header, directory, then each section on an 8-byte boundary.
-private func fileBytes(_ sections: [(tag: [UInt8], bytes: [UInt8])]) -> [UInt8] {
+/// One buffer of a word per grid cell (and one more), reused: a run writes two such tables, and allocating
+/// megabytes a run under AddressSanitizer cost more than the code under test.
+nonisolated(unsafe) private var cellWords = [UInt32](repeating: 0, count: gridCells + 1)
+
+/// Calls `body` with the section as written: GRID from (cell, entry) pairs, each pair setting its cell and every
+/// other cell 0 (open sea); NRCL from (cell, first root) pairs, each value holding from its cell to the next pair's.
+private func withExpanded(_ section: Section, _ body: (UnsafeRawBufferPointer) -> Void) {
+    let count = section.length / 4
+    let steps = pairs(section.bytes, cells: count).sorted { $0.cell < $1.cell }
+    cellWords.withUnsafeMutableBufferPointer { words in
+        words.update(repeating: 0)
+        if section.tag == Array("GRID".utf8) {
+            for step in steps { words[step.cell] = step.value.littleEndian }
+        } else {
+            for (index, step) in steps.enumerated() {
+                let end = index + 1 < steps.count ? steps[index + 1].cell : count
+                for cell in step.cell..<end { words[cell] = step.value.littleEndian }
+            }
+        }
+        body(UnsafeRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(words).prefix(4 * count)))
+    }
+}
+
+/// A version-2 file: header, directory, then each section on an 8-byte boundary (the gaps are holes: zeros).
+private func writeFile(_ sections: [Section], to file: ScratchFile) {
     var header = Array("CLPLACES".utf8) + bytes(UInt32(2)) + bytes(UInt32(sections.count))
-    var body: [UInt8] = []
-    let start = (16 + 24 * sections.count + 7) & ~7
-    for (tag, data) in sections {
-        header += tag + bytes(UInt32(0)) + bytes(UInt64(start + body.count)) + bytes(UInt64(data.count))
-        body += data
-        body += [UInt8](repeating: 0, count: (8 - body.count % 8) % 8)
+    var offset = (16 + 24 * sections.count + 7) & ~7
+    for section in sections {
+        header += section.tag + bytes(UInt32(0)) + bytes(UInt64(offset)) + bytes(UInt64(section.length))
+        if section.isSparse {
+            withExpanded(section) { file.write($0, at: offset) }
+        } else {
+            section.bytes.withUnsafeBytes { file.write($0, at: offset) }
+        }
+        offset = (offset + section.length + 7) & ~7
     }
-    header += [UInt8](repeating: 0, count: start - header.count)
-    return header + body
+    header.withUnsafeBytes { file.write($0, at: 0) }
 }
 
-/// Replaces the file's contents in place (no temporary file and rename: a run writes one every time).
-private func write(_ bytes: [UInt8], to path: String) {
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else { fatalError("cannot open \(path): errno \(errno)") }
-    defer { close(descriptor) }
-    let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-    guard written == bytes.count else { fatalError("cannot write \(path): errno \(errno)") }
+/// The file each run writes, emptied first (no temporary file and rename: a run writes one every time).
+private struct ScratchFile {
+    let path: String
+    let descriptor: Int32
+
+    init(path: String) {
+        self.path = path
+        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { fatalError("cannot open \(path): errno \(errno)") }
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) {
+        guard pwrite(descriptor, bytes.baseAddress, bytes.count, off_t(offset)) == bytes.count else {
+            fatalError("cannot write \(path): errno \(errno)")
+        }
+    }
+
+    func close() { _ = Glibc.close(descriptor) }
 }
 
 private func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
