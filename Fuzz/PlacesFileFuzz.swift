@@ -20,6 +20,7 @@ import Foundation
 import LocationPlaces
 
 private let gridCells = 720 * 360
+/// The file every run writes and opens ($TMPDIR: scripts/fuzz-places.sh gives it a folder it removes).
 private let scratchPath = NSTemporaryDirectory() + "/places-fuzz-\(getpid()).bin"
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -110,7 +111,7 @@ private func queryPoints(_ setCells: [Int]) -> [(latitude: Double, longitude: Do
     return points
 }
 
-/// The sections of a section-list input, and the grid cells its GRID pairs set to something other than 0.
+/// One section of a section-list input.
 private struct Section {
     var tag: [UInt8]
     var bytes: [UInt8]

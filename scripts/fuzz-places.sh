@@ -24,8 +24,9 @@ swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name PlacesFileFuzz
     Fuzz/PlacesFileFuzz.swift -o .build-fuzz/places-fuzz
 
 CORPUS="$(mktemp -d)"
-trap 'rm -rf "$CORPUS"' EXIT
+SCRATCH="$(mktemp -d)"   # the file each input is written to
+trap 'rm -rf "$CORPUS" "$SCRATCH"' EXIT
 python3 scripts/places/fuzz_seeds.py "$CORPUS" Sources/LocationPlaces/Resources/places.bin
 
 # No Swift backtracer: it reads memory that AddressSanitizer then reports, burying the real failure.
-SWIFT_BACKTRACE=enable=no .build-fuzz/places-fuzz -runs="$RUNS" -max_len=8192 -dict=Fuzz/places.dict -artifact_prefix=.build-fuzz/ -print_final_stats=1 "$@" "$CORPUS"
+TMPDIR="$SCRATCH" SWIFT_BACKTRACE=enable=no .build-fuzz/places-fuzz -runs="$RUNS" -max_len=8192 -dict=Fuzz/places.dict -artifact_prefix=.build-fuzz/ -print_final_stats=1 "$@" "$CORPUS"
