@@ -15,7 +15,8 @@
 # headings never go back in time or repeat, every run got its service's events.
 #
 # SANITIZE=address builds locationd with AddressSanitizer (into .build-asan) and fails when
-# LeakSanitizer reports a leak at the daemon's exit. KEEP=1 keeps the work folder and prints it.
+# LeakSanitizer reports a leak at the daemon's exit (scripts/soak-locationd.lsan.supp: the one
+# suppression, weak references' side tables, says why). KEEP=1 keeps the work folder and prints it.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -53,7 +54,7 @@ for minor in 1 2 3; do
 done
 
 export CORELOCATION_DAEMON_SOCKET="$SOCKET"
-LSAN_OPTIONS="exitcode=23" "$LOCATIOND" --socket "$SOCKET" --state-dir "$WORK/state" --log-level warning \
+LSAN_OPTIONS="exitcode=23:suppressions=$PWD/scripts/soak-locationd.lsan.supp" "$LOCATIOND" --socket "$SOCKET" --state-dir "$WORK/state" --log-level warning \
     "${SOURCES[@]}" >"$WORK/locationd.log" 2>&1 &
 DAEMON=$!
 for _ in $(seq 100); do [ -S "$SOCKET" ] && break; sleep 0.1; done
