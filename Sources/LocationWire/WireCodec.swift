@@ -177,6 +177,9 @@ public enum WireCodec {
                   let count = payload.readInteger(as: UInt16.self),
                   payload.readableBytes == Int(count) * fixLength
             else { throw WireError.malformed("locations frame of \(frame.payload.readableBytes) bytes") }
+            // The daemon never sends one (encoding no fixes writes no frame), and an app must never be
+            // handed an update without a location.
+            guard count > 0 else { throw WireError.malformed("locations frame without a fix") }
             var fixes: [Fix] = []
             fixes.reserveCapacity(Int(count))
             for _ in 0..<count {

@@ -143,6 +143,15 @@ import Testing
         let truncated = try #require(try WireFrameDecoder.nextFrame(from: &short))
         #expect(throws: WireError.self) { try WireCodec.decodeDaemonMessage(truncated) }
 
+        // No fix at all (found by scripts/fuzz-wire-frames.sh): refused, never an update without a location.
+        var none = ByteBuffer()
+        none.writeInteger(UInt32(1 + 4 + 2))
+        none.writeInteger(WireCodec.Kind.locations.rawValue)
+        none.writeInteger(UInt32(1))
+        none.writeInteger(UInt16(0))
+        let empty = try #require(try WireFrameDecoder.nextFrame(from: &none))
+        #expect(throws: WireError.malformed("locations frame without a fix")) { try WireCodec.decodeDaemonMessage(empty) }
+
         let unknown = WireFrame(kind: 99, payload: ByteBuffer())
         #expect(throws: WireError.unexpectedKind(99)) { try WireCodec.decodeDaemonMessage(unknown) }
         // A client may not send binary frames.
