@@ -32,7 +32,7 @@ public func placesFileFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     if input.starts(with: Array("CLPLACES".utf8)) {
         file.write(UnsafeRawBufferPointer(input), at: 0)
         setCells = []
-        mayHaveCandidates = contains(input, Array("NRCL".utf8))
+        mayHaveCandidates = input.firstRange(of: Array("NRCL".utf8)) != nil
     } else {
         let sections = parseSections(input)
         writeFile(sections, to: file)
@@ -209,13 +209,6 @@ private struct ScratchFile {
     }
 
     func close() { _ = Glibc.close(descriptor) }
-}
-
-private func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
-    guard haystack.count >= needle.count else { return false }
-    return (0...(haystack.count - needle.count)).contains { start in
-        needle.indices.allSatisfy { haystack[start + $0] == needle[$0] }
-    }
 }
 
 private func bytes<Value: FixedWidthInteger>(_ value: Value) -> [UInt8] {

@@ -13,8 +13,6 @@ import os
 import struct
 import sys
 
-CELLS = 720 * 360
-
 
 def cell_index(latitude, longitude):
     return int((latitude + 90) * 2) * 720 + int((longitude + 180) * 2)
