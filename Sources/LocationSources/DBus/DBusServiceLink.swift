@@ -61,7 +61,14 @@ final class DBusServiceLink: Sendable {
             return state.generation
         }
         guard let generation else { return }
-        connect(generation: generation, on: loop, handlers: handlers)
+        // A connection reports `.connected` from its own thread as soon as the bus accepts it, and
+        // `handle` (inside the loop) drops an event that comes before the connection is stored. Made
+        // inside the loop, the connection is stored before any of its events can be handled.
+        if loop.inLoop {
+            connect(generation: generation, on: loop, handlers: handlers)
+        } else {
+            loop.execute { [weak self] in self?.connect(generation: generation, on: loop, handlers: handlers) }
+        }
     }
 
     /// Stops following the service; `farewell` may queue last calls on the connection (they are sent
@@ -86,7 +93,9 @@ final class DBusServiceLink: Sendable {
         state.withLock { $0.running && $0.generation == generation }
     }
 
+    /// Connects for `generation`; runs inside the loop (see `start`).
     private func connect(generation: UInt64, on loop: any EngineLoop, handlers: Handlers) {
+        guard isCurrent(generation) else { return }
         let connection = DBusConnection(bus: bus, label: label) { [weak self] event in
             loop.execute { [weak self] in self?.handle(event, generation: generation, on: loop, handlers: handlers) }
         }
