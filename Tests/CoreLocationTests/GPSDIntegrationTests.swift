@@ -54,8 +54,8 @@ struct GPSDIntegrationTests {
     /// Lets gpsfake feed once gpsd has its device open for the source's watch, and ready.
     static func releaseWhenWatched(_ fake: GPSFake) async throws {
         // Generous: in a full parallel run gpsd starts slowly; the resumption delay is measured separately.
-        try #require(await eventually(timeout: .seconds(20)) { fake.deviceIsOpen }, "gpsd opens the device for the watch; \(fake.errors)")
-        try #require(fake.waitUntilReady(), "gpsd answers a watch; \(fake.errors)")
+        try #require(await eventually(timeout: .seconds(20)) { fake.deviceIsOpen }, "gpsd opens the device for the watch; \(fake.diagnosis)")
+        try #require(fake.waitUntilReady(), "gpsd answers a watch; \(fake.diagnosis)")
         fake.release()
     }
 
@@ -111,7 +111,7 @@ struct GPSDIntegrationTests {
         #expect(failures.allSatisfy { $0.1 == .locationUnknown && $0.0 <= locations[0].received }, "\(failures)")
 
         // Stopping releases the watch: gpsd sees our socket closed and closes its end.
-        #expect(fake.clientConnections >= 1)
+        #expect(fake.clientConnections >= 1, "\(fake.diagnosis)")
         let stopped = Date()
         app.send(.stopUpdating)
         // The time is taken where the drop is seen, not when this task next runs.
@@ -148,6 +148,7 @@ struct GPSDIntegrationTests {
         try #require(await fake.waitUntilListening(), "gpsd did not come up: \(fake.errors)")
         let app = Self.makeApp(source: GPSDSource(host: "127.0.0.1", port: port))
         defer { app.finish() }
+        #expect(await eventually(timeout: .seconds(5)) { !app.delegate.authorizations.isEmpty })
         app.send(.startUpdating)
         try await Self.releaseWhenWatched(fake)
         #expect(await eventually(timeout: .seconds(30)) { app.delegate.locations.count >= 20 }, "\(app.delegate.locations.count) locations")

@@ -66,9 +66,82 @@ final class GPSFake: @unchecked Sendable {
         (try? String(contentsOf: directory.url.appendingPathComponent("gpsfake.err"), encoding: .utf8)) ?? ""
     }
 
-    /// Waits until gpsd accepts connections; false on timeout or when gpsfake died.
+    /// Waits until gpsd accepts connections and lists gpsfake's device; false on timeout or when
+    /// gpsfake died.
+    ///
+    /// gpsfake adds its pseudo-terminal to gpsd through gpsd's control socket as soon as the socket's
+    /// file exists, and says nothing when that connection fails (gps/fake.py's `add_device` returns
+    /// quietly): gpsd then runs without a device, and no watch ever opens one. Such a gpsd is given the
+    /// device here, through the same control socket.
     func waitUntilListening(timeout: Duration = .seconds(15)) async -> Bool {
-        await eventually(timeout: timeout) { !process.isRunning || canConnect(port: port) } && process.isRunning
+        guard await eventually(timeout: timeout, { !process.isRunning || canConnect(port: port) }), process.isRunning else {
+            return false
+        }
+        if await hasDevice(within: .seconds(5)) { return true }
+        guard let pty = fakeDevice, control("+\(pty)") else { return false }
+        return await hasDevice(within: .seconds(5))
+    }
+
+    /// Whether gpsd lists a device within `timeout`, asked every 100 ms (each question is a
+    /// connection of its own).
+    private func hasDevice(within timeout: Duration) async -> Bool {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while ContinuousClock.now < deadline {
+            if devices()?.isEmpty == false { return true }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        return devices()?.isEmpty == false
+    }
+
+    /// The paths of the devices gpsd lists (`?DEVICES;`); nil when it does not answer.
+    func devices() -> [String]? {
+        guard let answer = ask("?DEVICES;", until: #""class":"DEVICES""#, timeout: 2) else { return nil }
+        let line = answer.split(whereSeparator: \.isNewline).first { $0.contains(#""class":"DEVICES""#) } ?? ""
+        guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+              let list = object["devices"] as? [[String: Any]] else { return nil }
+        return list.compactMap { $0["path"] as? String }
+    }
+
+    /// What gpsd has to say about itself, for failure messages.
+    var diagnosis: String {
+        "gpsd pid \(gpsdPID.map(String.init) ?? "none"), devices \(devices()?.description ?? "no answer"), " +
+            "client connections \(clientConnections); \(errors)"
+    }
+
+    /// gpsfake's pseudo-terminal: the /dev/pts entry among its descriptors with the highest number.
+    /// gpsfake opens a first pseudo-terminal only to see that it can, and keeps it; the device's is
+    /// opened after it.
+    private var fakeDevice: String? {
+        let pid = process.processIdentifier
+        guard let fds = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd") else { return nil }
+        return fds.compactMap(Int.init).sorted(by: >).lazy
+            .compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)") }
+            .first { $0.hasPrefix("/dev/pts/") }
+    }
+
+    /// Sends `command` (`+PATH` adds a device) to gpsd through gpsfake's control socket
+    /// (`TMPDIR/gpsfake-PID.sock`); true when gpsd answers OK.
+    private func control(_ command: String) -> Bool {
+        let path = directory.url.appendingPathComponent("gpsfake-\(process.processIdentifier).sock").path
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        guard path.utf8.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: Array(path.utf8) + [0])
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0 }
+        }
+        guard connected else { return false }
+        let bytes = Array("\(command)\r\n".utf8) + [0]
+        guard bytes.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == bytes.count else { return false }
+        var reply = [UInt8](repeating: 0, count: 12)
+        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, 5000) > 0 else { return false }
+        let count = reply.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        return count > 0 && String(decoding: reply[..<count], as: UTF8.self).hasPrefix("OK")
     }
 
     /// gpsd's process id (gpsfake's child).
@@ -98,6 +171,13 @@ final class GPSFake: @unchecked Sendable {
     /// Waits until gpsd has opened and probed its device: a watch of the test's own is answered only
     /// then (gpsd is single-threaded). The probe connection is closed before returning.
     func waitUntilReady(timeout: Double = 15) -> Bool {
+        ask(#"?WATCH={"enable":true,"json":true};"#, until: #""class":"WATCH""#, timeout: timeout) != nil
+    }
+
+    /// Sends `command` to gpsd on a connection of its own and reads until `marker` arrives; what was
+    /// read, or nil when the marker did not come within `timeout` seconds. The connection is closed
+    /// before returning.
+    private func ask(_ command: String, until marker: String, timeout: Double) -> String? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
@@ -107,22 +187,22 @@ final class GPSFake: @unchecked Sendable {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
         }
-        guard connected else { return false }
-        let watch = Array(#"?WATCH={"enable":true,"json":true};"#.utf8) + [10]
-        guard watch.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == watch.count else { return false }
+        guard connected else { return nil }
+        let bytes = Array(command.utf8) + [10]
+        guard bytes.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == bytes.count else { return nil }
         var received = ""
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&poller, 1, 100) >= 0 else { return false }
+            guard poll(&poller, 1, 100) >= 0 else { return nil }
             guard poller.revents != 0 else { continue }
             var buffer = [UInt8](repeating: 0, count: 4096)
             let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            guard count > 0 else { return false }
+            guard count > 0 else { return nil }
             received += String(decoding: buffer[..<count], as: UTF8.self)
-            if received.contains(#""class":"WATCH""#) { return true }
+            if received.contains(marker) { return received }
         }
-        return false
+        return nil
     }
 
     /// Lets gpsfake feed the whole log.
@@ -211,7 +291,11 @@ func serverSideConnections(port: Int) -> Int {
     let hexPort = String(format: ":%04X", port)
     var count = 0
     for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
-        guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
+        // Read to the end: `String(contentsOfFile:)` stops after the first 4 KiB of a /proc file
+        // (about 27 sockets), and a full test run has many more.
+        guard let handle = FileHandle(forReadingAtPath: table) else { continue }
+        defer { try? handle.close() }
+        let text = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
         for line in text.split(separator: "\n").dropFirst() {
             let fields = line.split(separator: " ")
             guard fields.count > 3, fields[1].hasSuffix(hexPort) else { continue }
