@@ -8,7 +8,7 @@ import Testing
 ///
 /// Enabled when the database opens; that it always does in this package is `LocationPlacesTests`'
 /// business (and `locationctl reverse` would exit 69 otherwise).
-@Suite(.enabled(if: KnownAnswers.databaseOpens), .timeLimit(.minutes(1)))
+@Suite(.enabled(if: KnownAnswers.databaseOpens), .timeLimit(.minutes(2)))
 struct CLGeocoderKnownAnswerTests {
     private func reverse(_ latitude: Double, _ longitude: Double, locale: String = "en_US") async throws -> CLPlacemark {
         let placemarks = try await CLGeocoder().reverseGeocodeLocation(

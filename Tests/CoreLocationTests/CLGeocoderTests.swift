@@ -5,7 +5,7 @@ import Testing
 
 /// `CLGeocoder`'s threading, cancellation and error semantics, as Apple documents them,
 /// with a scripted backend (one that blocks makes "pending" deterministic).
-@Suite(.timeLimit(.minutes(1))) struct CLGeocoderTests {
+@Suite(.timeLimit(.minutes(2))) struct CLGeocoderTests {
     @Test func completionRunsOnTheMainThreadAndTheLookupOffTheCallersThread() async throws {
         let backend = ScriptedGeocodingBackend(places: [.berlin])
         let geocoder = CLGeocoder(backend: backend.provider)

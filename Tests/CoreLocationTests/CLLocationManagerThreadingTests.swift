@@ -13,7 +13,7 @@ import Testing
 /// Callbacks arrive on the run loop of the thread that created the manager (Apple's rule),
 /// here with the real-time engine, a real thread and its running `RunLoop`.
 @Suite struct CLLocationManagerThreadingTests {
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(2)))
     func callbacksArriveOnTheCreatingThreadsRunLoop() async throws {
         let app = AppIdentity(id: "com.example.threads", displayName: "Threads", executablePath: "/x")
         let store = MemoryAuthorizationStore(AuthorizationDatabase(apps: [

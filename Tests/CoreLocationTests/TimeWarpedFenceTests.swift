@@ -35,7 +35,7 @@ import Testing
         return url
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(2)))
     func anHourDriveThroughFiftyFencesRunsInSeconds() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

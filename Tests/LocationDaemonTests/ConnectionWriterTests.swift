@@ -14,7 +14,7 @@ import Glibc
 /// The writer sends straight to the socket, and through the channel when the kernel takes less than
 /// a frame: whichever way, the client reads whole frames, the welcome first, and each thread's
 /// frames in the order it sent them.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(2)))
 struct ConnectionWriterTests {
     static let framesPerThread = 3000
 

@@ -10,7 +10,7 @@ import Testing
 @testable import LocationDaemon
 
 /// `locationctl agent`: the registered connection answers its user's prompts.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(2)))
 struct DaemonAgentTests {
     /// A daemon whose clients appear as `com.example.weather`, with a usage description to ask with.
     static func weatherDaemon() throws -> DaemonFixture {

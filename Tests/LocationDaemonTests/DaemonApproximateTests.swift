@@ -13,7 +13,7 @@ import Testing
 
 /// Reduced accuracy through a real daemon: the rate limit is the app's, whatever the number of
 /// connections, streams, launches or daemon restarts.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(2)))
 struct DaemonApproximateTests {
     /// 300 m/s at 20×: a new 5.6 km grid cell every second of the test.
     static func fastDrive(from start: (latitude: Double, longitude: Double) = (40.0, -3.7)) -> StraightDriveSource {

@@ -15,7 +15,7 @@ import Testing
 /// Beacon ranging and beacon monitoring through a real `locationd` on a temporary socket, with
 /// simulated beacons: on the wire, through the client link as `CLLocationManager` uses it, and
 /// `CLMonitor` conditions kept by the daemon across a restart.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(2)))
 struct DaemonBeaconTests {
     static let uuid = UUID(uuidString: "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0")!
     static let place = (latitude: 52.52, longitude: 13.405)

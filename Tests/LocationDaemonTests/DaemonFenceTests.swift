@@ -10,7 +10,7 @@ import TestSupport
 import Testing
 
 /// Fences through a real daemon on a temporary socket: the same rules as in-process, over the wire.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(2)))
 struct DaemonFenceTests {
     static let centre = (latitude: 52.52, longitude: 13.405)
 

@@ -12,7 +12,7 @@ import Testing
 
 /// Heading streams through a real `locationd` on a temporary socket: on the wire, and through the
 /// client library's link (as `CLLocationManager` uses it).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(2)))
 struct DaemonHeadingTests {
     static let place = (latitude: 48.8566, longitude: 2.3522)
 

@@ -12,7 +12,7 @@ import Testing
 @testable import LocationDaemon
 
 /// Clients that break the protocol are refused and disconnected; the others never notice.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(2)))
 struct DaemonHostileClientTests {
     static let stream: StreamID = 1
 

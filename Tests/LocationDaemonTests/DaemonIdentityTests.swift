@@ -17,7 +17,7 @@ import Glibc
 
 /// Who the daemon decides a client is: the kernel's pid, `/proc/PID/exe`, the Info.plist beside it —
 /// never anything the client says.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(2)))
 struct DaemonIdentityTests {
     @Test func theWelcomeNamesTheExecutableTheKernelReportsNotWhatTheClientClaims() async throws {
         let fixture = try DaemonFixture(sources: [])

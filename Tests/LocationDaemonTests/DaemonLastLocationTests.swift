@@ -37,7 +37,7 @@ final class MemoryLastLocation: LastLocationStorage, @unchecked Sendable {
 }
 
 /// The last known location survives a restart (sealed by the storage), and is saved while running.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(2)))
 struct DaemonLastLocationTests {
     static let saved = Fix(latitude: 45.07, longitude: 7.69, horizontalAccuracy: 8, timestamp: Date(timeIntervalSinceNow: -600))
 

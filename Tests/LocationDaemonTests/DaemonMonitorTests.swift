@@ -14,7 +14,7 @@ import Testing
 /// `CLMonitor` through a real daemon on a temporary socket: the request and update cases on the
 /// wire, the link routing fence updates to the monitors that opened the group, and the daemon's
 /// service keeping conditions for the next monitor with the same name.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(2)))
 struct DaemonMonitorTests {
     static let circle = CLMonitor.CircularGeographicCondition(
         center: CLLocationCoordinate2D(latitude: 52.52, longitude: 13.405), radius: 200)

@@ -10,7 +10,7 @@ import Testing
 
 /// Through a real daemon: every connection a process opens with one provider (every manager, every
 /// `liveUpdates()` iteration) is a set of streams on one socket, and each gets its own fixes.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(2)))
 struct DaemonOneConnectionTests {
     /// What one connection received.
     final class Received: Sendable {

@@ -14,7 +14,7 @@ import Testing
 
 /// An app that requires explicit service sessions, served by a real daemon: live updates wait for a
 /// `CLServiceSession`, say so, and stream while one is held.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(2)))
 struct DaemonServiceSessionTests {
     @Test func liveUpdatesStreamThroughTheDaemonOnlyWhileASessionIsHeld() async throws {
         let fixture = try DaemonFixture(sources: [FixedSource(latitude: 52.52, longitude: 13.405, horizontalAccuracy: 4)])

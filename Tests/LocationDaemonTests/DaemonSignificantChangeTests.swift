@@ -9,7 +9,7 @@ import TestSupport
 import Testing
 
 /// Significant change through a real daemon: the same stream rules and authorization as in-process.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(2)))
 struct DaemonSignificantChangeTests {
     static let app = AppIdentity(id: "ignored", displayName: "ignored", executablePath: "/ignored")
     static let significant = UpdateRequest(mode: .significantChange)

@@ -10,7 +10,7 @@ import Glibc
 #endif
 
 /// The socket file: permissions per instance, stale sockets, a second daemon, cleanup.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(2)))
 struct DaemonSocketTests {
     static func mode(_ path: String) -> mode_t? {
         var status = stat()

@@ -18,7 +18,7 @@ import Glibc
 #endif
 
 /// The daemon's real state directory: the SQLite store per user and the sealed last location.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(2)))
 struct DaemonStateDirectoryTests {
     static let latitude = 52.520_008
     static let longitude = 13.404_954

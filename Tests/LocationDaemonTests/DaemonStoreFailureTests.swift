@@ -10,7 +10,7 @@ import Testing
 @testable import LocationDaemon
 
 /// A store the daemon cannot read denies everyone and refuses every change, saying why.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(2)))
 struct DaemonStoreFailureTests {
     @Test func aCorruptStoreDeniesAndRefusesSettingsWithTheReason() async throws {
         let temporary = try TemporaryDirectory()

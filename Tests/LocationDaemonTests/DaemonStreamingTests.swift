@@ -16,7 +16,7 @@ import Glibc
 
 /// Requests and locations over the socket, with authorization and reduced accuracy enforced inside
 /// the daemon: what a client may not see never reaches its socket.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(2)))
 struct DaemonStreamingTests {
     static let stream: StreamID = 7
     static let everyFix = UpdateRequest(mode: .continuous, distanceFilter: -1, pausesAutomatically: false)

@@ -17,7 +17,7 @@ import Glibc
 
 /// `requestTemporaryFullAccuracyAuthorization` through `locationd`: the same rules as in-process, the
 /// purpose string shown by the agent and answered by the policy, and a grant that ends with its process.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(2)))
 struct DaemonTemporaryFullAccuracyTests {
     static let purpose = "Turn-by-turn directions need your exact position."
     static let reduced = EffectiveAuthorization(status: .authorizedWhenInUse, accuracy: .reducedAccuracy, servicesEnabled: true)

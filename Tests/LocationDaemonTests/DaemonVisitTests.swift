@@ -11,7 +11,7 @@ import Testing
 
 /// Visits through a real daemon: the same per-app detection and authorization as in-process, on
 /// the daemon's real clock with the thresholds and duty cycle shortened (a stay of a second).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(2)))
 struct DaemonVisitTests {
     static let app = AppIdentity(id: "ignored", displayName: "ignored", executablePath: "/ignored")
     static let home = (latitude: 46.0500, longitude: 14.5000)

@@ -517,7 +517,7 @@ import Glibc
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(2)))
     func concurrentProcessesLoseNoWrites() async throws {
         try await withTemporaryDirectory { root in
             let runner = URL(fileURLWithPath: CommandLine.arguments[0])

@@ -54,7 +54,7 @@ struct PipeTerminal {
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct TerminalPrompterTests {
+@Suite(.timeLimit(.minutes(2))) struct TerminalPrompterTests {
     static let initialAnswers: [(typed: String, preciseByDefault: Bool, answer: PromptAnswer)] = [
         ("o\n", true, .allowOnce(precise: true)),
         ("w\n", true, .allowWhileUsing(precise: true)),

@@ -14,7 +14,7 @@ import Glibc
 ///
 /// The loop is a `SteppedLoop` the test runs every 2 ms, with a consumer that takes 100 µs per fix:
 /// every chunk read is one job on that loop, so the loop's queue is what reading ahead would fill.
-@Suite(.serialized, .timeLimit(.minutes(1)))
+@Suite(.serialized, .timeLimit(.minutes(2)))
 struct FloodTests {
     enum Receiver: String, CaseIterable, Sendable {
         case nmeaTCP, gpsd

@@ -5,7 +5,7 @@ import Testing
 @testable import LocationSources
 
 /// `GPSDSource` against a fake gpsd: a loopback TCP server in the test, speaking the protocol by hand.
-@Suite(.serialized, .timeLimit(.minutes(1)))
+@Suite(.serialized, .timeLimit(.minutes(2)))
 struct GPSDSourceTests {
     static let version = #"{"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}"# + "\n"
 

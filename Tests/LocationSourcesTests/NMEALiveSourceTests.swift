@@ -10,7 +10,7 @@ import Glibc
 #endif
 
 /// Live NMEA inputs on the real-time loop: a serial device (a pseudo-terminal), TCP, a pipe.
-@Suite(.serialized, .timeLimit(.minutes(1)))
+@Suite(.serialized, .timeLimit(.minutes(2)))
 struct NMEALiveSourceTests {
     static let backoff = Backoff(initial: 0.2, maximum: 0.4)
 

@@ -19,7 +19,7 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(2)))
     func simulatedRouteRunsAtItsSpeedAndStopsForGood() async {
         let loop = RealtimeLoop(label: "test.sources.realtime")
         let counter = Counter()
@@ -38,7 +38,7 @@ import Testing
         #expect(zip(stamps, stamps.dropFirst()).allSatisfy { abs($1.timeIntervalSince($0) - 1) < 1e-6 })
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(2)))
     func fixedSourceTicksEverySecond() async {
         let loop = RealtimeLoop(label: "test.sources.fixed")
         let counter = Counter()

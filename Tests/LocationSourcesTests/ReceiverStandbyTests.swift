@@ -9,7 +9,7 @@ import Glibc
 
 /// `nmea:DEVICE?standby=mtk|ublox`: the receiver is commanded to standby when the engine stops the
 /// source and woken when it starts it again; the bytes on the line are exactly the documented ones.
-@Suite(.serialized, .timeLimit(.minutes(1)))
+@Suite(.serialized, .timeLimit(.minutes(2)))
 struct ReceiverStandbyTests {
     /// UBX-RXM-PMREQ, 16-byte payload: duration 0, flags backup|force, wake-up on UART RX.
     static let ubloxStandby: [UInt8] = [

@@ -263,7 +263,7 @@ final class ScriptedOpener: StreamOpener, @unchecked Sendable {
 
 /// `ByteStream` against a fast producer and a slow consumer: nothing lost, reordered or piled up.
 @Suite struct ByteStreamTests {
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(2)))
     func readsOneChunkAtATimeAtTheConsumersPace() async throws {
         var fds: [Int32] = [0, 0]
         #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)

@@ -8,7 +8,7 @@ import Testing
 
 /// `LocationEngine.events`: a consumer slower than the source holds the engine loop back once
 /// `limit` events wait, and still receives every event.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(2)))
 struct BoundedEventsTests {
     /// Emits `count` fixes, one second apart, in one go when started; counts how many `emit` returned.
     final class BurstSource: LocationSource {

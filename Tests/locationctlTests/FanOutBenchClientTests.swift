@@ -12,7 +12,7 @@ extension Executable {
 /// `corelocation-bench locationd-clients`, the client side of `scripts/bench-locationd.sh`, against a
 /// real `locationd` reading a 10 Hz NMEA stream whose fix times the test chose. The benchmark's
 /// latency is a join on those fix times, so they must come through exactly.
-@Suite(.timeLimit(.minutes(1))) struct FanOutBenchClientTests {
+@Suite(.timeLimit(.minutes(2))) struct FanOutBenchClientTests {
     static func startDaemon(in directory: String, feeder: NMEAEpochFeeder) throws -> Child {
         let daemon = try Child(Executable.locationd, [
             "--socket", directory + "/d.sock", "--state-dir", directory + "/state",

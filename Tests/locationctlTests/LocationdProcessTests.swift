@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 /// The `locationd` executable as scripts and other tests drive it: a ready line, a clean exit on SIGTERM.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(2)))
 struct LocationdProcessTests {
     @Test(arguments: [SIGTERM, SIGINT])
     func printsTheReadyLineAndExitsCleanlyOnASignal(signal: Int32) async throws {

@@ -8,7 +8,7 @@ import Testing
 
 /// `BlueZBeaconSource` against a real dbus-daemon and python-dbusmock's `bluez5` template: adapters and
 /// devices as BlueZ publishes them, advertisements set through the mock.
-@Suite(.enabled(if: PrivateBus.isMockAvailable, PrivateBus.skipMessage), .timeLimit(.minutes(1)))
+@Suite(.enabled(if: PrivateBus.isMockAvailable, PrivateBus.skipMessage), .timeLimit(.minutes(2)))
 struct BlueZBeaconSourceTests {
     typealias Source = BlueZBeaconSource
     static let mockInterface = "org.bluez.Mock"

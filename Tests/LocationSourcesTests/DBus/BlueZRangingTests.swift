@@ -10,7 +10,7 @@ import Testing
 /// The BlueZ source under the engine's beacon ranging, end to end on a real bus with dbusmock's
 /// bluez5: discovery runs exactly while someone ranges, advertisements become ranged beacons, and an
 /// adapter switched off is "unavailable" until it is back.
-@Suite(.enabled(if: PrivateBus.isMockAvailable, PrivateBus.skipMessage), .timeLimit(.minutes(1)))
+@Suite(.enabled(if: PrivateBus.isMockAvailable, PrivateBus.skipMessage), .timeLimit(.minutes(2)))
 struct BlueZRangingTests {
     final class Log: Sendable {
         private let events = Locked<[BeaconScanEvent]>([])

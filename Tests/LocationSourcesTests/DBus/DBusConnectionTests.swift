@@ -6,7 +6,7 @@ import Testing
 
 /// The libdbus binding against a real dbus-daemon and a python-dbusmock service: calls and replies,
 /// values through the wire and back, errors, timeouts, signals and the bus going away.
-@Suite(.enabled(if: PrivateBus.isMockAvailable, PrivateBus.skipMessage), .timeLimit(.minutes(1)))
+@Suite(.enabled(if: PrivateBus.isMockAvailable, PrivateBus.skipMessage), .timeLimit(.minutes(2)))
 struct DBusConnectionTests {
     static let service = "com.example.Echo"
     static let path = "/com/example/Echo"

@@ -8,7 +8,7 @@ import Testing
 
 /// `SensorProxyCompassSource` against a real dbus-daemon and a python-dbusmock stand-in for
 /// iio-sensor-proxy's compass object (interface, path and names as upstream's `net.hadess.SensorProxy.xml`).
-@Suite(.enabled(if: PrivateBus.isMockAvailable, PrivateBus.skipMessage), .timeLimit(.minutes(1)))
+@Suite(.enabled(if: PrivateBus.isMockAvailable, PrivateBus.skipMessage), .timeLimit(.minutes(2)))
 struct SensorProxyCompassSourceTests {
     typealias Source = SensorProxyCompassSource
 
