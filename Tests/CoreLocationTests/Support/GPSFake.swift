@@ -85,12 +85,7 @@ final class GPSFake: @unchecked Sendable {
     /// Whether gpsd lists a device within `timeout`, asked every 100 ms (each question is a
     /// connection of its own).
     private func hasDevice(within timeout: Duration) async -> Bool {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
-        while ContinuousClock.now < deadline {
-            if devices()?.isEmpty == false { return true }
-            try? await Task.sleep(for: .milliseconds(100))
-        }
-        return devices()?.isEmpty == false
+        await eventually(timeout: timeout, every: .milliseconds(100)) { devices()?.isEmpty == false }
     }
 
     /// The paths of the devices gpsd lists (`?DEVICES;`); nil when it does not answer.
@@ -178,16 +173,8 @@ final class GPSFake: @unchecked Sendable {
     /// read, or nil when the marker did not come within `timeout` seconds. The connection is closed
     /// before returning.
     private func ask(_ command: String, until marker: String, timeout: Double) -> String? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard let fd = connectedLoopbackSocket(port: port) else { return nil }
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-        }
-        guard connected else { return nil }
         let bytes = Array(command.utf8) + [10]
         guard bytes.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == bytes.count else { return nil }
         var received = ""
@@ -275,15 +262,27 @@ func freeLoopbackPort() throws -> Int {
 }
 
 func canConnect(port: Int) -> Bool {
+    guard let fd = connectedLoopbackSocket(port: port) else { return false }
+    close(fd)
+    return true
+}
+
+/// A TCP socket connected to 127.0.0.1:`port`, or nil when nothing accepts there.
+func connectedLoopbackSocket(port: Int) -> Int32? {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
+    guard fd >= 0 else { return nil }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = in_port_t(UInt16(port).bigEndian)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    return withUnsafePointer(to: &address) {
+    let connected = withUnsafePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
     }
+    guard connected else {
+        close(fd)
+        return nil
+    }
+    return fd
 }
 
 /// Server-side TCP connections on `port` (ESTABLISHED or CLOSE_WAIT), from /proc/net/tcp and tcp6.
