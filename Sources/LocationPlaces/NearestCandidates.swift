@@ -82,24 +82,25 @@ struct NearestCandidates: @unchecked Sendable {
     /// The leaf under root word `root` holding the point; `nil` for a wrong tree (a node outside `NRND`, or
     /// too deep). The quadrants split at the exact midpoints of their parent (halving 0.5° is exact in
     /// binary), as the generator splits them; a point on a midpoint belongs to the north or east.
+    ///
+    /// The point is first counted in whole units of the deepest level (`units`), so that each level's quarter
+    /// is two bits of those counts: comparing the point with each midpoint took two branches a level that go
+    /// either way at random, so the predictor missed about one a level.
     @inline(__always)
     private func descend(
         from root: UInt32, row: Int, column: Int, latitude: Double, longitude: Double
     ) -> CandidateLeaf? {
+        let cellSouth = -90 + Double(row) * PlacesTables.cellDegrees
+        let cellWest = -180 + Double(column) * PlacesTables.cellDegrees
+        let y = Self.units(latitude, from: cellSouth), x = Self.units(longitude, from: cellWest)
         var word = root
         var bit = -1
-        var south = -90 + Double(row) * PlacesTables.cellDegrees
-        var west = -180 + Double(column) * PlacesTables.cellDegrees
-        var size = PlacesTables.cellDegrees
         var depth = 0
         while word & Self.leafBit == 0 {
             guard Int(word) < nodeCount, depth < Self.maximumDepth else { return nil }
             depth += 1
-            size *= 0.5
-            let north = latitude >= south + size, east = longitude >= west + size
-            if north { south += size }
-            if east { west += size }
-            let quadrant = (north ? 2 : 0) + (east ? 1 : 0)
+            let shift = Self.maximumDepth - depth
+            let quadrant = Int(truncatingIfNeeded: (y >> shift & 1) << 1 | (x >> shift & 1))
             bit = 4 * Int(word) + quadrant
             word = child(quadrant, of: Int(word))
         }
@@ -108,7 +109,31 @@ struct NearestCandidates: @unchecked Sendable {
         if bit >= 0, let insideLeaves {
             inside = PlacesTables.u8(insideLeaves, bit >> 3) & (1 << UInt8(bit & 7)) != 0
         }
-        return CandidateLeaf(word: word, inside: inside, south: south, west: west, size: size)
+        let dropped = Self.maximumDepth - depth
+        return CandidateLeaf(
+            word: word, inside: inside,
+            south: cellSouth + Double((y >> dropped) << dropped) * Self.unit,
+            west: cellWest + Double((x >> dropped) << dropped) * Self.unit,
+            size: Double(1 << dropped) * Self.unit)
+    }
+
+    /// The side of a box at `maximumDepth`: 0.5° / 2¹⁶, a power of two, so that every box edge
+    /// `origin + n × unit` is a double without rounding.
+    static let unit = PlacesTables.cellDegrees / Double(1 << maximumDepth)
+
+    /// The whole units from `origin` (a cell's edge) to `value`: the `n` with `origin + n × unit ≤ value <
+    /// origin + (n + 1) × unit`, exactly (the subtraction may round, so its floor is checked against the
+    /// exact edges and moved by one when wrong), clamped to the cell: 0 below it, 2¹⁶ − 1 above. A level's
+    /// midpoint comparison `value ≥ south + size` is then bit `maximumDepth − level` of the count.
+    @inline(__always)
+    static func units(_ value: Double, from origin: Double) -> UInt32 {
+        var count = Int(((value - origin) / unit).rounded(.down))
+        if origin + Double(count) * unit > value {
+            count -= 1
+        } else if origin + Double(count + 1) * unit <= value {
+            count += 1
+        }
+        return UInt32(Swift.min(Swift.max(count, 0), (1 << maximumDepth) - 1))
     }
 }
 
@@ -150,24 +175,34 @@ extension NearestCandidates {
         let count = Int(word >> 28) & 7
         let first = Int(word & Self.firstMask)
         guard count < Self.searchCount, first + count <= placeCount else { return .search }
-        // The target widened and the country's vectors' address taken once, not for every candidate.
+        guard count > 0 else { return .nearest(nil) }
+        let limit = countryPlaces.count
+        guard limit > 0 else { return .search }
+        // A fixed number of lanes, the nearest kept by selects on integers, not branches: which candidate is
+        // nearer is a coin toss for the branch predictor. Lanes past the count read the last candidate again
+        // (a valid entry) and count as infinitely far. The distances are non-negative floats, whose bit
+        // patterns order as they do. The target widened and the country's vectors' address taken once.
         let target = SIMD4(target, 0)
         let countryVectors = vectors.address(of: countryPlaces.lowerBound)
-        let limit = countryPlaces.count
+        let last = first + count - 1
         var best = -1
-        var bestSquared = maxChordSquared
-        var tied = false
-        for entry in first..<(first + count) {
-            let offset = candidate(entry)
-            guard offset < limit else { return .search }
-            let squared = PlaceVectors.squaredDistance(target, countryVectors[offset])
-            if squared < bestSquared {
-                (best, bestSquared, tied) = (offset, squared, false)
-            } else if squared == bestSquared, best >= 0 {
-                tied = true
-            }
+        var bestBits = maxChordSquared.bitPattern
+        var tied = 0
+        var outside = 0
+        for lane in 0..<(Self.searchCount - 1) {
+            let offset = candidate(Swift.min(first + lane, last))
+            outside |= offset >= limit ? 1 : 0
+            let squared = PlaceVectors.squaredDistance(target, countryVectors[Swift.min(offset, limit - 1)])
+            let bits = lane < count ? squared.bitPattern : .max
+            let nearer = bits < bestBits
+            tied = nearer ? 0 : tied | (bits == bestBits && best >= 0 ? 1 : 0)
+            best = nearer ? offset : best
+            bestBits = nearer ? bits : bestBits
         }
-        if tied { return .search }
-        return .nearest(best >= 0 ? countryPlaces.lowerBound + best : nil)
+        guard outside == 0 else { return .search }
+        // Two candidates at the same distance: the k-d search's order decides which is the answer.
+        if tied != 0 { return .search }
+        guard best >= 0 else { return .nearest(nil) }
+        return .nearest(countryPlaces.lowerBound + best)
     }
 }

@@ -1,6 +1,7 @@
 import Testing
 @testable import LocationPlaces
 import TestSupport
+import SeededRandom
 
 /// The optional nearest-place candidate sections: the reader answers from a leaf when the leaf can tell,
 /// searches the k-d tree when it cannot, refuses a file whose candidate index is wrong with a precise
@@ -96,5 +97,31 @@ import TestSupport
         var ragged = Self.builder()
         ragged.replace("NRND", with: [1, 2, 3])
         #expect(try openError(ragged)?.contains("NRND") == true)
+    }
+
+    /// The descent counts a point in units of the deepest box (`NearestCandidates.units`) instead of
+    /// comparing it with each level's midpoint: the count must pick the quarter the comparisons pick at every
+    /// level — on a midpoint, a unit's width either side and one ulp either side too, where the subtraction
+    /// behind the count rounds — and clamp points just outside the cell as the comparisons do.
+    @Test func countingUnitsPicksTheQuartersTheMidpointsPick() {
+        var random = SplitMix64(seed: 13)
+        let unit = NearestCandidates.unit
+        for _ in 0..<2_000 {
+            let origin = -90 + Double(Int(random.uniform(0, 359.99))) * PlacesTables.cellDegrees
+            let edge = origin + Double(Int(random.uniform(0, 65_536))) * unit
+            for value in [edge, edge.nextUp, edge.nextDown, edge + unit / 3, edge - unit / 3,
+                          origin + random.uniform(0, PlacesTables.cellDegrees), origin.nextDown,
+                          (origin + PlacesTables.cellDegrees).nextDown, origin + PlacesTables.cellDegrees] {
+                let count = NearestCandidates.units(value, from: origin)
+                var south = origin, size = PlacesTables.cellDegrees
+                for level in 1...NearestCandidates.maximumDepth {
+                    size *= 0.5
+                    let north = value >= south + size
+                    if north { south += size }
+                    let bit = count >> (NearestCandidates.maximumDepth - level) & 1
+                    #expect((bit == 1) == north, "value \(value) from \(origin), level \(level)")
+                }
+            }
+        }
     }
 }
