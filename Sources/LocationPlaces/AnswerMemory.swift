@@ -17,6 +17,10 @@ struct AnswerMemory {
     private(set) var leafCountry = -1
     private var lastLeaf = CandidateLeaf(word: 0, inside: false, south: 0, west: 0, size: 0)
 
+    /// The strings of the last answer off a coast (`PlacesDatabase.waterAnswer`) and what they answered.
+    private var waterKey: WaterAnswerKey?
+    private var waterStrings: PlaceDescription.Storage?
+
     init(remembers: Bool) {
         self.remembers = remembers
         recentAnswers = remembers ? RecentAnswers() : nil
@@ -36,4 +40,23 @@ struct AnswerMemory {
         guard remembers else { return }
         (lastLeaf, leafCell, leafCountry) = (leaf, cell, country)
     }
+
+    /// The kept strings of an answer off a coast, when they answered `key`.
+    @inline(__always)
+    func waterAnswer(_ key: WaterAnswerKey) -> PlaceDescription.Storage? {
+        waterKey == key ? waterStrings : nil
+    }
+
+    mutating func keepWaterAnswer(_ strings: PlaceDescription.Storage, for key: WaterAnswerKey) {
+        guard remembers else { return }
+        (waterKey, waterStrings) = (key, strings)
+    }
+}
+
+/// What an answer off a coast depends on: the country, the water body (`WaterBody.ordinal`) and the zone
+/// (the country's `TZNS` index, or `-2 − ` the nautical zone's, or -1 for none).
+struct WaterAnswerKey: Equatable {
+    var country: Int
+    var water: Int
+    var zone: Int
 }

@@ -85,6 +85,9 @@ public struct PlaceDescription: Sendable, Hashable, Codable {
         self.population = population
     }
 
+    /// The box, for answers that share it.
+    var sharedStrings: Storage { storage }
+
     private mutating func mutate(_ change: (Storage) -> Void) {
         if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
         change(storage)

@@ -210,16 +210,35 @@ extension PlacesDatabase {
             let strings = seaAnswers[CellEntries.seaAnswerIndex(water: water, longitude: longitude)]
             return PlaceDescription(strings: strings, latitude: latitude, longitude: longitude, radius: 0)
         }
+        return waterAnswer(hit, latitude: latitude, longitude: longitude, memory: &memory)
+    }
+
+    /// In a territorial sea (or, should the polygons say so, at sea or on land without a country): the water
+    /// and the country. In a batch, consecutive points off the same coast share one answer's strings, as the
+    /// answers for places do, instead of building and freeing them a point.
+    private func waterAnswer(
+        _ hit: ReverseHit, latitude: Double, longitude: Double, memory: inout AnswerMemory
+    ) -> PlaceDescription {
         let country = hit.polygonCountry
+        // The zone is the country's, else at sea the nautical zone of the longitude.
+        let countryZone = country.map { tables.countryTimeZone($0) } ?? PlacesTables.none16
+        let zoneKey = countryZone != PlacesTables.none16 ? Int(countryZone)
+            : hit.water != nil ? -2 - WaterBody.nauticalZoneIndex(longitude: longitude) : -1
+        let key = WaterAnswerKey(country: country ?? -1, water: hit.water?.ordinal ?? -1, zone: zoneKey)
+        if memory.remembers, let strings = memory.waterAnswer(key) {
+            return PlaceDescription(strings: strings, latitude: latitude, longitude: longitude, radius: 0)
+        }
         let countryName = country.map { names.countryNames[$0] }
         var zone = country.flatMap { names.timeZone(tables.countryTimeZone($0)) }
         if zone == nil, hit.water != nil { zone = WaterBody.nauticalTimeZone(longitude: longitude) }
         let inland = hit.water.flatMap { $0.isInland ? $0.name : nil }
         let ocean = hit.water.flatMap { $0.isInland ? nil : $0.name }
-        return PlaceDescription(
+        let answer = PlaceDescription(
             name: inland ?? ocean ?? countryName, country: countryName,
             isoCountryCode: country.map { names.countryCodes[$0] }, timeZoneIdentifier: zone,
             ocean: ocean, inlandWater: inland, latitude: latitude, longitude: longitude, radius: 0)
+        memory.keepWaterAnswer(answer.sharedStrings, for: key)
+        return answer
     }
 
     /// On land in `country`: the nearest place within reach (`place`), else (deserts, ice, tundra) the
