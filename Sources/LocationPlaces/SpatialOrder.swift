@@ -32,29 +32,32 @@ enum SpatialOrder {
     ) rethrows {
         let count = coordinates.count
         precondition(count <= Int(UInt32.max), "at most 4,294,967,295 points a batch")
-        var words = [UInt64](unsafeUninitializedCapacity: count) { buffer, initialised in
-            for (offset, point) in coordinates.enumerated() {
-                buffer[offset] = UInt64(mortonKey(latitude: point.latitude, longitude: point.longitude)) << 32
-                    | UInt64(offset)
-            }
-            initialised = count
+        guard count > 0 else { return }
+        var keys = ScratchMemory(wordCount: count)
+        for (offset, point) in coordinates.enumerated() {
+            keys.words[offset] = UInt64(mortonKey(latitude: point.latitude, longitude: point.longitude)) << 32
+                | UInt64(offset)
         }
-        radixSortByHighHalf(&words)
+        do {
+            // The sort's second buffer, gone before the answers take memory of their own.
+            var scratch = ScratchMemory(wordCount: count)
+            radixSortByHighHalf(&keys, scratch: &scratch)
+        }
+        let sorted = UnsafeBufferPointer(keys.words)
         // A buffer, not an array: appending checked the capacity and stored the count for every point.
         let chunk = UnsafeMutableBufferPointer<Entry>.allocate(capacity: Swift.max(1, Swift.min(count, chunkSize)))
         defer { chunk.deallocate() }
-        try words.withUnsafeBufferPointer { sorted in
-            for start in stride(from: 0, to: count, by: chunkSize) {
-                let end = Swift.min(count, start + chunkSize)
-                for position in start..<end {
-                    let offset = Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: sorted[position]))
-                    let point = coordinates[offset]
-                    chunk[position - start] = Entry(
-                        index: firstIndex + offset, latitude: point.latitude, longitude: point.longitude)
-                }
-                try body(UnsafeBufferPointer(rebasing: chunk[0..<(end - start)]))
+        for start in stride(from: 0, to: count, by: chunkSize) {
+            let end = Swift.min(count, start + chunkSize)
+            for position in start..<end {
+                let offset = Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: sorted[position]))
+                let point = coordinates[offset]
+                chunk[position - start] = Entry(
+                    index: firstIndex + offset, latitude: point.latitude, longitude: point.longitude)
             }
+            try body(UnsafeBufferPointer(rebasing: chunk[0..<(end - start)]))
         }
+        withExtendedLifetime(keys) {}
     }
 
     /// Interleaved 16-bit latitude (odd bits) and longitude (even bits); `UInt32.max` for points outside
@@ -86,16 +89,14 @@ enum SpatialOrder {
     private static let passes = (32 + digitBits - 1) / digitBits
 
     /// Least-significant-digit radix sort on bits 32…63, `digitBits` bits a pass (every pass's counts taken
-    /// in one read of the words): stable, so equal keys keep their indexes' order.
-    private static func radixSortByHighHalf(_ words: inout [UInt64]) {
-        guard words.count > 1 else { return }
-        var scratch = [UInt64](unsafeUninitializedCapacity: words.count) { _, initialised in
-            initialised = words.count
-        }
+    /// in one read of the words), moving the words between `words` and `scratch` (of the same count), which
+    /// are swapped when the sorted words end in `scratch`: stable, so equal keys keep their indexes' order.
+    private static func radixSortByHighHalf(_ words: inout ScratchMemory, scratch: inout ScratchMemory) {
+        guard words.words.count > 1 else { return }
         let mask = UInt64(digits - 1)
         withUnsafeTemporaryAllocation(of: Int.self, capacity: passes * digits) { counts in
             counts.initialize(repeating: 0)
-            for word in words {
+            for word in words.words {
                 for pass in 0..<passes {
                     counts[pass * digits + Int(truncatingIfNeeded: word >> UInt64(32 + digitBits * pass) & mask)] += 1
                 }
@@ -108,14 +109,11 @@ enum SpatialOrder {
                     sum += count
                 }
                 let shift = UInt64(32 + digitBits * pass)
-                words.withUnsafeBufferPointer { source in
-                    scratch.withUnsafeMutableBufferPointer { target in
-                        for word in source {
-                            let slot = pass * digits + Int(truncatingIfNeeded: word >> shift & mask)
-                            target[counts[slot]] = word
-                            counts[slot] += 1
-                        }
-                    }
+                let target = scratch.words
+                for word in words.words {
+                    let slot = pass * digits + Int(truncatingIfNeeded: word >> shift & mask)
+                    target[counts[slot]] = word
+                    counts[slot] += 1
                 }
                 swap(&words, &scratch)
             }
