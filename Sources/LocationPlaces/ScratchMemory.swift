@@ -24,7 +24,7 @@ final class ScratchMemory {
         let size = (byteCount + Self.hugePage - 1) / Self.hugePage * Self.hugePage + Self.hugePage
         guard let address = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
               address != MAP_FAILED else {
-            words = .allocate(capacity: Swift.max(1, wordCount))
+            words = UnsafeMutableBufferPointer(start: .allocate(capacity: Swift.max(1, wordCount)), count: wordCount)
             (mapping, mappedSize) = (nil, 0)
             return
         }
@@ -42,7 +42,7 @@ final class ScratchMemory {
         if let mapping {
             munmap(mapping, mappedSize)
         } else {
-            words.deallocate()
+            words.baseAddress?.deallocate()
         }
     }
 }
