@@ -122,12 +122,14 @@ struct NearestCandidates: @unchecked Sendable {
     static let unit = PlacesTables.cellDegrees / Double(1 << maximumDepth)
 
     /// The whole units from `origin` (a cell's edge) to `value`: the `n` with `origin + n × unit ≤ value <
-    /// origin + (n + 1) × unit`, exactly (the subtraction may round, so its floor is checked against the
-    /// exact edges and moved by one when wrong), clamped to the cell: 0 below it, 2¹⁶ − 1 above. A level's
+    /// origin + (n + 1) × unit`, exactly (the subtraction may round, so its whole part is checked against
+    /// the exact edges and moved by one when wrong), clamped to the cell: 0 below it, 2¹⁶ − 1 above. A level's
     /// midpoint comparison `value ≥ south + size` is then bit `maximumDepth − level` of the count.
     @inline(__always)
     static func units(_ value: Double, from origin: Double) -> UInt32 {
-        var count = Int(((value - origin) / unit).rounded(.down))
+        // Converting truncates, which is rounding down for a point in the cell (without `floor`'s call); a
+        // point below the cell counts 0 or less either way, and is clamped to 0.
+        var count = Int((value - origin) / unit)
         if origin + Double(count) * unit > value {
             count -= 1
         } else if origin + Double(count + 1) * unit <= value {
