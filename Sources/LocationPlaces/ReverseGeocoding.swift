@@ -229,7 +229,7 @@ extension PlacesDatabase {
             return PlaceDescription(strings: strings, latitude: latitude, longitude: longitude, radius: 0)
         }
         let countryName = country.map { names.countryNames[$0] }
-        var zone = country.flatMap { names.timeZone(tables.countryTimeZone($0)) }
+        var zone = names.timeZone(countryZone)
         if zone == nil, hit.water != nil { zone = WaterBody.nauticalTimeZone(longitude: longitude) }
         let inland = hit.water.flatMap { $0.isInland ? $0.name : nil }
         let ocean = hit.water.flatMap { $0.isInland ? nil : $0.name }
