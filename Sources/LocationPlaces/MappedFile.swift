@@ -46,6 +46,15 @@ final class MappedFile: @unchecked Sendable {
 
     private let isMapped: Bool
 
+    /// Lets go of the pages read so far: they stay in the page cache, and come back (a minor fault each)
+    /// when a query reads them again. Opening reads every record once to check it; without this the whole
+    /// file stays in the process's resident memory, where queries read only the parts they need.
+    func releaseResidentPages() {
+        #if os(Linux)
+        if isMapped { _ = madvise(UnsafeMutableRawPointer(mutating: base), count, MADV_DONTNEED) }
+        #endif
+    }
+
     deinit {
         if isMapped {
             munmap(UnsafeMutableRawPointer(mutating: base), count)

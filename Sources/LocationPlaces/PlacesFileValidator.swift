@@ -50,6 +50,7 @@ enum PlacesFileValidator {
         if directory.hasNearestCandidates {
             tables.nearestCandidates = try nearestCandidates(directory, countries: countryCount, corrupt: corrupt)
         }
+        file.releaseResidentPages()
         return tables
     }
 
