@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Reverse geocoding, in the same run on the same points:
 #   (a) LocationPlaces (release build of corelocation-bench: the database memory-mapped, one thread);
-#   (b) the same, through the batch reverseGeocode(_:_:) (answered in spatial order; the sort is timed too);
-#   (c) PyPI reverse_geocoder 1.5.1 (k-d tree over GeoNames cities1000), mode=1 (single process), which
-#       answers a list of points, as (b) does.
+#   (b) the same, through the batch reverseGeocode(_:threads:_:) (answered in spatial order; the sort is timed
+#       too), on one thread and on every core;
+#   (c) PyPI reverse_geocoder 1.5.1 (k-d tree over GeoNames cities1000), which answers a list of points, as
+#       (b) does: mode=1 (one process) against (a) and the batch on one thread, and the faster of mode 1 and
+#       its default, mode=2 (a process a core), against the batch on every core.
 # Workloads (seeded, kept in .build-bench/): 1,000,000 points uniform over the Earth's surface, and 1,000,000
 # points within ~20 km of GeoNames places (nearly all on land: every query finds a locality).
 # Also: localityKey and populationNear (10 km) on the same points (corelocation-bench places --keys / --density);

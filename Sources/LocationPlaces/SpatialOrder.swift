@@ -1,3 +1,5 @@
+import Dispatch
+
 /// An order of points that keeps neighbours together: by Morton code (latitude and longitude quantised
 /// to 16 bits each, ~300 m × 600 m at the equator, their bits interleaved), sorted by radix.
 ///
@@ -20,44 +22,94 @@ enum SpatialOrder {
     /// reverse_geocoder's.
     static let chunkSize = 16_384
 
-    /// The points of `coordinates` in Morton order, each with its index, handed to `body` a chunk at a
-    /// time; points that are not valid coordinates come last (their answer is `nil` anyway).
+    /// Chunks in a batch of `count` points.
+    static func chunkCount(_ count: Int) -> Int { (count + chunkSize - 1) / chunkSize }
+
+    /// The sorted positions of chunk `chunk` of a batch of `count` points.
+    static func positions(ofChunk chunk: Int, count: Int) -> Range<Int> {
+        (chunk * chunkSize)..<Swift.min(count, (chunk + 1) * chunkSize)
+    }
+
+    /// The points' Morton keys, each in the high half of a word whose low half is the point's offset in
+    /// `coordinates`, sorted: the order in which a batch answers them.
     ///
-    /// The sort moves 8-byte words (key and index); then the coordinates are gathered in the sorted order
-    /// in a pass of their own, whose loads are independent of each other, so they overlap, where looking
-    /// each point up while answering it would wait for a cache miss per point.
-    static func forEachChunk(
-        of coordinates: UnsafeBufferPointer<(latitude: Double, longitude: Double)>, firstIndex: Int,
-        _ body: (UnsafeBufferPointer<Entry>) throws -> Void
-    ) rethrows {
+    /// The sort moves 8-byte words (key and offset); the coordinates are gathered in the sorted order
+    /// afterwards, a chunk at a time (`gather`), in a pass whose loads are independent of each other, so they
+    /// overlap, where looking each point up while answering it would wait for a cache miss per point.
+    static func sortedKeys(
+        of coordinates: UnsafeBufferPointer<(latitude: Double, longitude: Double)>, threads: Int = 1
+    ) -> ScratchMemory<UInt64> {
         let count = coordinates.count
         precondition(count <= Int(UInt32.max), "at most 4,294,967,295 points a batch")
-        guard count > 0 else { return }
-        var keys = ScratchMemory(wordCount: count)
-        for (offset, point) in coordinates.enumerated() {
-            keys.words[offset] = UInt64(mortonKey(latitude: point.latitude, longitude: point.longitude)) << 32
-                | UInt64(offset)
+        var keys = ScratchMemory<UInt64>(count: count)
+        let parts = Swift.max(1, Swift.min(threads, count / minimumPart))
+        let words = Shared(keys.elements)
+        inParallel(parts) { part in
+            for offset in range(ofPart: part, of: parts, count: count) {
+                let point = coordinates[offset]
+                words.value[offset] = UInt64(mortonKey(latitude: point.latitude, longitude: point.longitude)) << 32
+                    | UInt64(offset)
+            }
         }
-        do {
-            // The sort's second buffer, gone before the answers take memory of their own.
-            var scratch = ScratchMemory(wordCount: count)
+        // The sort's second buffer, gone before the answers take memory of their own.
+        var scratch = ScratchMemory<UInt64>(count: count)
+        if parts > 1 {
+            radixSortByHighHalf(&keys, scratch: &scratch, parts: parts)
+        } else {
             radixSortByHighHalf(&keys, scratch: &scratch)
         }
-        let sorted = UnsafeBufferPointer(keys.words)
-        // A buffer, not an array: appending checked the capacity and stored the count for every point.
-        let chunk = UnsafeMutableBufferPointer<Entry>.allocate(capacity: Swift.max(1, Swift.min(count, chunkSize)))
-        defer { chunk.deallocate() }
-        for start in stride(from: 0, to: count, by: chunkSize) {
-            let end = Swift.min(count, start + chunkSize)
-            for position in start..<end {
-                let offset = Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: sorted[position]))
-                let point = coordinates[offset]
-                chunk[position - start] = Entry(
-                    index: firstIndex + offset, latitude: point.latitude, longitude: point.longitude)
+        return keys
+    }
+
+    /// Points a thread of the sort takes at least: fewer are sorted faster than a thread is woken.
+    static let minimumPart = 32_768
+
+    /// Part `part` of `parts` contiguous ranges covering `0..<count`.
+    @inline(__always)
+    static func range(ofPart part: Int, of parts: Int, count: Int) -> Range<Int> {
+        (count * part / parts)..<(count * (part + 1) / parts)
+    }
+
+    /// Runs `body` for parts `0..<parts` at once, one thread a part (the caller's among them); returns when
+    /// all have.
+    private static func inParallel(_ parts: Int, _ body: (Int) -> Void) {
+        if parts == 1 {
+            body(0)
+        } else {
+            withoutActuallyEscaping(body) { body in
+                let shared = Shared(body)
+                DispatchQueue.concurrentPerform(iterations: parts) { shared.value($0) }
             }
-            try body(UnsafeBufferPointer(rebasing: chunk[0..<(end - start)]))
         }
-        withExtendedLifetime(keys) {}
+    }
+
+    /// A value the parts of a parallel step share: each writes only its own words (or counters), and
+    /// `concurrentPerform` returns only when every part has.
+    private struct Shared<Value>: @unchecked Sendable {
+        let value: Value
+        init(_ value: Value) { self.value = value }
+    }
+
+    /// The offset in the coordinates of the point at `position` of the sorted words.
+    @inline(__always)
+    static func offset(at position: Int, of sorted: UnsafeMutableBufferPointer<UInt64>) -> Int {
+        Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: sorted[position]))
+    }
+
+    /// The points at `positions` of the sorted words, copied into `chunk` (which holds at least as many).
+    @inline(__always)
+    static func gather(
+        _ positions: Range<Int>, of sorted: UnsafeMutableBufferPointer<UInt64>,
+        from coordinates: UnsafeBufferPointer<(latitude: Double, longitude: Double)>, firstIndex: Int,
+        into chunk: UnsafeMutableBufferPointer<Entry>
+    ) -> UnsafeBufferPointer<Entry> {
+        for position in positions {
+            let offset = offset(at: position, of: sorted)
+            let point = coordinates[offset]
+            chunk[position - positions.lowerBound] = Entry(
+                index: firstIndex + offset, latitude: point.latitude, longitude: point.longitude)
+        }
+        return UnsafeBufferPointer(rebasing: chunk[0..<positions.count])
     }
 
     /// Interleaved 16-bit latitude (odd bits) and longitude (even bits); `UInt32.max` for points outside
@@ -91,12 +143,12 @@ enum SpatialOrder {
     /// Least-significant-digit radix sort on bits 32…63, `digitBits` bits a pass (every pass's counts taken
     /// in one read of the words), moving the words between `words` and `scratch` (of the same count), which
     /// are swapped when the sorted words end in `scratch`: stable, so equal keys keep their indexes' order.
-    private static func radixSortByHighHalf(_ words: inout ScratchMemory, scratch: inout ScratchMemory) {
-        guard words.words.count > 1 else { return }
+    private static func radixSortByHighHalf(_ words: inout ScratchMemory<UInt64>, scratch: inout ScratchMemory<UInt64>) {
+        guard words.elements.count > 1 else { return }
         let mask = UInt64(digits - 1)
         withUnsafeTemporaryAllocation(of: Int.self, capacity: passes * digits) { counts in
             counts.initialize(repeating: 0)
-            for word in words.words {
+            for word in words.elements {
                 for pass in 0..<passes {
                     counts[pass * digits + Int(truncatingIfNeeded: word >> UInt64(32 + digitBits * pass) & mask)] += 1
                 }
@@ -109,14 +161,54 @@ enum SpatialOrder {
                     sum += count
                 }
                 let shift = UInt64(32 + digitBits * pass)
-                let target = scratch.words
-                for word in words.words {
+                let target = scratch.elements
+                for word in words.elements {
                     let slot = pass * digits + Int(truncatingIfNeeded: word >> shift & mask)
                     target[counts[slot]] = word
                     counts[slot] += 1
                 }
                 swap(&words, &scratch)
             }
+        }
+    }
+
+    /// `radixSortByHighHalf` on `parts` threads: every pass, each part counts the digits of its own range of
+    /// the words, and then moves them to where the counts of all parts place them (a part's words of a digit
+    /// after those of the parts before it, so the sort stays stable).
+    private static func radixSortByHighHalf(_ words: inout ScratchMemory<UInt64>, scratch: inout ScratchMemory<UInt64>, parts: Int) {
+        let count = words.elements.count
+        let mask = UInt64(digits - 1)
+        let counts = Shared(UnsafeMutablePointer<Int>.allocate(capacity: parts * digits))
+        defer { counts.value.deallocate() }
+        for pass in 0..<passes {
+            let shift = UInt64(32 + digitBits * pass)
+            let source = Shared(words.elements), target = Shared(scratch.elements)
+            inParallel(parts) { part in
+                let row = counts.value + part * digits
+                row.initialize(repeating: 0, count: digits)
+                for position in range(ofPart: part, of: parts, count: count) {
+                    row[Int(truncatingIfNeeded: source.value[position] >> shift & mask)] += 1
+                }
+            }
+            var sum = 0
+            for digit in 0..<digits {
+                for part in 0..<parts {
+                    let slot = part * digits + digit
+                    let partCount = counts.value[slot]
+                    counts.value[slot] = sum
+                    sum += partCount
+                }
+            }
+            inParallel(parts) { part in
+                let row = counts.value + part * digits
+                for position in range(ofPart: part, of: parts, count: count) {
+                    let word = source.value[position]
+                    let digit = Int(truncatingIfNeeded: word >> shift & mask)
+                    target.value[row[digit]] = word
+                    row[digit] += 1
+                }
+            }
+            swap(&words, &scratch)
         }
     }
 }

@@ -14,6 +14,7 @@ import LocationPlaces
 //   --lookup: time `reverseLookup` (indexes, no strings) instead of the full `reverseGeocode` answer
 //   --keys: time `localityKey`; --density M: time `populationNear` with a radius of M metres
 //   --batch: time the batch `reverseGeocode(_:_:)` (the points answered in spatial order, sort included)
+//   --threads T: the batch's threads (default: the processors this process may use, at most 8)
 // or:    corelocation-bench places-once LAT LON   (open the database, answer once: time to first answer)
 
 func runPlacesBenchmark(_ arguments: [String]) -> Never {
@@ -22,6 +23,7 @@ func runPlacesBenchmark(_ arguments: [String]) -> Never {
     var countriesPath: String?
     var lookupOnly = false, keysOnly = false, batch = false
     var densityRadius: Double?
+    var threads = PlacesDatabase.batchThreads
     var it = arguments.dropFirst().makeIterator()
     while let flag = it.next() {
         if flag == "--batch" {
@@ -36,11 +38,13 @@ func runPlacesBenchmark(_ arguments: [String]) -> Never {
         switch flag {
         case "--density": densityRadius = Double(value)
         case "--repeat": repeats = Int(value) ?? 0
+        case "--threads": threads = Int(value) ?? 0
         case "--countries": countriesPath = value
         default: placesUsage("unknown option \(flag)")
         }
     }
     if repeats < 1 { placesUsage("--repeat must be positive") }
+    if threads < 1 { placesUsage("--threads must be positive") }
 
     let database = openPlaces()
     let points = readPoints(path)
@@ -69,7 +73,7 @@ func runPlacesBenchmark(_ arguments: [String]) -> Never {
     }
     var codes = CountryCodes(count: points.count / 2)
     if batch {
-        timeBatch(database, points, repeats: repeats, codes: &codes)
+        timeBatch(database, points, repeats: repeats, threads: threads, codes: &codes)
         if let countriesPath { codes.write(to: countriesPath) }
         exit(0)
     }
@@ -114,18 +118,20 @@ private func timeQueries(
 }
 
 /// Times the batch API over every point (the spatial sort included), the best of `repeats` rounds.
-private func timeBatch(_ database: PlacesDatabase, _ points: [Double], repeats: Int, codes: inout CountryCodes) {
+private func timeBatch(
+    _ database: PlacesDatabase, _ points: [Double], repeats: Int, threads: Int, codes: inout CountryCodes
+) {
     // The file's pairs as coordinates, without a copy (a copy would count in the peak memory).
     points.withUnsafeBufferPointer { pairs in
         pairs.withMemoryRebound(to: (latitude: Double, longitude: Double).self) { coordinates in
-            timeBatch(database, coordinates, repeats: repeats, codes: &codes)
+            timeBatch(database, coordinates, repeats: repeats, threads: threads, codes: &codes)
         }
     }
 }
 
 private func timeBatch(
     _ database: PlacesDatabase, _ coordinates: UnsafeBufferPointer<(latitude: Double, longitude: Double)>,
-    repeats: Int, codes: inout CountryCodes
+    repeats: Int, threads: Int, codes: inout CountryCodes
 ) {
     var best = Double.infinity
     var withCountry = 0, withLocality = 0
@@ -133,7 +139,7 @@ private func timeBatch(
     for round in 0..<repeats {
         var countries = 0, localities = 0
         let elapsed = clock.measure {
-            database.reverseGeocode(coordinates) { point, place in
+            database.reverseGeocode(coordinates, threads: threads) { point, place in
                 let code = place?.isoCountryCode
                 if round == 0, let code { codes.set(point, code) }
                 if code != nil { countries += 1 }
@@ -146,7 +152,7 @@ private func timeBatch(
     }
     let count = coordinates.count
     let rate = Double(count) / best
-    print("RESULT impl=swift-LocationPlaces-batch points=\(count) seconds=\(fixed(best, 4)) rate=\(Int(rate.rounded())) "
+    print("RESULT impl=swift-LocationPlaces-batch threads=\(threads) points=\(count) seconds=\(fixed(best, 4)) rate=\(Int(rate.rounded())) "
           + "ns_per_query=\(fixed(1e9 / rate, 1)) with_country=\(withCountry) with_locality=\(withLocality)")
 }
 

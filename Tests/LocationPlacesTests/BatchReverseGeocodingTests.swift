@@ -80,11 +80,14 @@ import SeededRandom
         let coordinates = Self.points(count: SpatialOrder.chunkSize + 5_000, seed: 3)
             + [(.nan, 0), (-90, -180), (90, 180)]
         var sorted: [SpatialOrder.Entry] = []
-        var chunks = 0
+        let chunks = SpatialOrder.chunkCount(coordinates.count)
         coordinates.withUnsafeBufferPointer { buffer in
-            SpatialOrder.forEachChunk(of: buffer, firstIndex: 0) { chunk in
-                chunks += 1
-                sorted += chunk
+            let order = SpatialOrder.sortedKeys(of: buffer)
+            let chunk = UnsafeMutableBufferPointer<SpatialOrder.Entry>.allocate(capacity: SpatialOrder.chunkSize)
+            defer { chunk.deallocate() }
+            for number in 0..<chunks {
+                let positions = SpatialOrder.positions(ofChunk: number, count: buffer.count)
+                sorted += SpatialOrder.gather(positions, of: order.elements, from: buffer, firstIndex: 0, into: chunk)
             }
         }
         #expect(chunks == 2)
@@ -103,5 +106,61 @@ import SeededRandom
         #expect(SpatialOrder.mortonKey(latitude: -90, longitude: -180) == 0)
         #expect(SpatialOrder.mortonKey(latitude: -90 + 1.5 * 180 / 65535, longitude: -180) == 2)
         #expect(SpatialOrder.mortonKey(latitude: -90, longitude: -180 + 1.5 * 360 / 65535) == 1)
+    }
+
+    /// Enough points that the sort splits too (two parts of at least `SpatialOrder.minimumPart`) and several
+    /// chunks go to each worker: one, two and three threads answer every point once, the same answer.
+    @Test(arguments: [2, 3])
+    func threadsAnswerWhatOneThreadAnswers(threads: Int) throws {
+        let database = try packageDatabase()
+        let coordinates = Self.points(count: 2 * SpatialOrder.minimumPart + 3 * SpatialOrder.chunkSize, seed: 0x7EAD)
+        let alone = database.reverseGeocode(coordinates, threads: 1)
+        var answered = [Int](repeating: 0, count: coordinates.count)
+        var differing: [Int] = []
+        var keys: [UInt32] = []
+        database.reverseGeocode(coordinates, threads: threads) { index, place in
+            answered[index] += 1
+            if place != alone[index] { differing.append(index) }
+            keys.append(SpatialOrder.mortonKey(latitude: coordinates[index].latitude,
+                                               longitude: coordinates[index].longitude))
+        }
+        #expect(answered.allSatisfy { $0 == 1 })
+        #expect(differing.isEmpty, "answers differ at \(differing.prefix(5).map { coordinates[$0] })")
+        // In spatial order across the whole batch: the workers' chunks are handed on between the caller's.
+        #expect(zip(keys, keys.dropFirst()).allSatisfy { $0 <= $1 })
+        #expect(database.reverseGeocode(coordinates, threads: threads) == alone)
+    }
+
+    /// The sort split over threads gives the words the sort on one thread gives (it is stable either way).
+    @Test func theSplitSortIsTheSort() {
+        let coordinates = Self.points(count: 3 * SpatialOrder.minimumPart + 17, seed: 11) + [(.nan, 0), (90, 180)]
+        coordinates.withUnsafeBufferPointer { buffer in
+            let one = SpatialOrder.sortedKeys(of: buffer, threads: 1)
+            for threads in [2, 3] {
+                let split = SpatialOrder.sortedKeys(of: buffer, threads: threads)
+                #expect(Array(split.elements) == Array(one.elements))
+            }
+            #expect(zip(one.elements, one.elements.dropFirst()).allSatisfy { $0 >> 32 <= $1 >> 32 })
+        }
+    }
+
+    /// A body that throws ends the batch with its error, whether it throws at the caller's chunk or at a
+    /// worker's, and the worker's thread is stopped and its answers dropped: the next batch answers again.
+    @Test(arguments: [100, SpatialOrder.chunkSize + 100, 3 * SpatialOrder.chunkSize + 5])
+    func aThrowingBodyStopsTheWorkers(after count: Int) throws {
+        struct Enough: Error {}
+        let database = try packageDatabase()
+        let coordinates = Self.points(count: 5 * SpatialOrder.chunkSize, seed: 21)
+        var delivered = 0
+        #expect(throws: Enough.self) {
+            try database.reverseGeocode(coordinates, threads: 2) { _, _ in
+                if delivered == count { throw Enough() }
+                delivered += 1
+            }
+        }
+        #expect(delivered == count)
+        var again = 0
+        database.reverseGeocode(coordinates, threads: 2) { _, place in if place != nil { again += 1 } }
+        #expect(again > coordinates.count / 2)
     }
 }
