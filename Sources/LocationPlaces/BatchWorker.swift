@@ -1,9 +1,9 @@
 import Foundation
 import Synchronization
 
-/// A thread beside a batch's caller that answers every `stride`-th chunk of the sorted points, from chunk
-/// `first` on, into a ring of `slots` chunks of answers, which the caller hands on in the batch's order: the
-/// caller's `body` is called on the caller's thread only, and the answers still arrive chunk by chunk in
+/// A thread beside a batch's caller that answers chunks of the sorted points (the lowest not yet taken,
+/// `BatchClaims`) into a ring of `slots` chunks of answers, which the caller hands on in the batch's order:
+/// the caller's `body` is called on the caller's thread only, and the answers still arrive chunk by chunk in
 /// spatial order.
 ///
 /// Why a ring of two: the worker answers its next chunk while the caller hands on the previous one, and at
@@ -20,7 +20,9 @@ final class BatchWorker: @unchecked Sendable {
     private let coordinates: UnsafeBufferPointer<(latitude: Double, longitude: Double)>
     private let sorted: UnsafeMutableBufferPointer<UInt64>
     private let firstIndex: Int
-    private let chunks: StrideTo<Int>
+    private let claims: BatchClaims
+    /// This worker's index among the batch's workers (what `BatchClaims` notes).
+    private let number: Int
 
     /// Made with no tokens and given `slots` in `init`: libdispatch stops the process when a semaphore is
     /// freed holding fewer tokens than it was made with, as `free` does after a batch whose body threw.
@@ -41,13 +43,14 @@ final class BatchWorker: @unchecked Sendable {
     /// `sorted` (`SpatialOrder.sortedKeys`) and `coordinates` must stay valid until `finish()` returns.
     init(
         database: PlacesDatabase, coordinates: UnsafeBufferPointer<(latitude: Double, longitude: Double)>,
-        sorted: UnsafeMutableBufferPointer<UInt64>, firstIndex: Int, first: Int, stride chunkStride: Int
+        sorted: UnsafeMutableBufferPointer<UInt64>, firstIndex: Int, claims: BatchClaims, number: Int
     ) {
         self.database = database
         self.coordinates = coordinates
         self.sorted = sorted
         self.firstIndex = firstIndex
-        chunks = stride(from: first, to: SpatialOrder.chunkCount(coordinates.count), by: chunkStride)
+        self.claims = claims
+        self.number = number
         for _ in 0..<Self.slots { free.signal() }
     }
 
@@ -59,9 +62,13 @@ final class BatchWorker: @unchecked Sendable {
 
     private func run() {
         var memory = AnswerMemory(remembers: true)
-        for chunk in chunks {
+        while true {
             free.wait()
             if cancelled.load(ordering: .acquiring) { break }
+            guard let chunk = claims.take(for: number) else {
+                free.signal()
+                break
+            }
             // The caller only borrowed the answers it handed on: they are dropped here, on the thread that made
             // them, so that their reference counts never move between the processors' caches.
             let slot = answers + (produced % Self.slots) * SpatialOrder.chunkSize
@@ -86,12 +93,19 @@ final class BatchWorker: @unchecked Sendable {
         finished.signal()
     }
 
-    /// Waits for this worker's next chunk, which holds sorted `positions`, and hands its answers to `body`
-    /// with their coordinates' indexes.
+    /// Hands this worker's next chunk, which holds sorted `positions`, to `body` with the coordinates'
+    /// indexes: after waiting for it, or, when `waiting` is false and it is not answered yet, not at all
+    /// (false).
+    @discardableResult
     func deliverNext(
-        _ positions: Range<Int>, _ body: (_ index: Int, _ place: PlaceDescription?) throws -> Void
-    ) rethrows {
-        ready.wait()
+        _ positions: Range<Int>, waiting: Bool = true,
+        _ body: (_ index: Int, _ place: PlaceDescription?) throws -> Void
+    ) rethrows -> Bool {
+        if waiting {
+            ready.wait()
+        } else if ready.wait(timeout: .now()) == .timedOut {
+            return false
+        }
         let slot = answers + (consumed % Self.slots) * SpatialOrder.chunkSize
         consumed += 1
         defer { free.signal() }
@@ -102,6 +116,7 @@ final class BatchWorker: @unchecked Sendable {
             defer { (slot + next).initialize(to: answer) }
             try body(firstIndex + SpatialOrder.offset(at: positions.lowerBound + next, of: sorted), answer)
         }
+        return true
     }
 
     /// Stops the worker after the chunk it is answering and waits for its thread to end (which drops every

@@ -44,30 +44,38 @@ extension PlacesDatabase {
         guard !coordinates.isEmpty else { return }
         let order = SpatialOrder.sortedKeys(of: coordinates, threads: threads)
         let chunkCount = SpatialOrder.chunkCount(coordinates.count)
-        // Chunk `n` is answered by thread `n % threadCount`: the caller's is thread 0.
-        let threadCount = Swift.max(1, Swift.min(threads, chunkCount))
+        let workerCount = Swift.max(0, Swift.min(threads, chunkCount) - 1)
+        let claims = BatchClaims(chunkCount: chunkCount)
         try withExtendedLifetime(order) {
-            let workers = (1..<threadCount).map { first in
+            let workers = (0..<workerCount).map { number in
                 BatchWorker(database: self, coordinates: coordinates, sorted: order.elements, firstIndex: firstIndex,
-                            first: first, stride: threadCount)
+                            claims: claims, number: number)
             }
             for worker in workers { worker.start() }
             defer { for worker in workers { worker.finish() } }
-            var memory = AnswerMemory(remembers: true)
-            let entries = ScratchMemory<SpatialOrder.Entry>(
-                count: Swift.min(coordinates.count, SpatialOrder.chunkSize), hugePages: false)
-            defer { withExtendedLifetime(entries) {} }
-            for chunk in 0..<chunkCount {
-                let positions = SpatialOrder.positions(ofChunk: chunk, count: coordinates.count)
-                guard chunk % threadCount == 0 else {
-                    try workers[chunk % threadCount - 1].deliverNext(positions, body)
-                    continue
-                }
-                let points = SpatialOrder.gather(positions, of: order.elements, from: coordinates, firstIndex: firstIndex,
-                                                 into: entries.elements)
-                for entry in points {
-                    try body(entry.index, reverseGeocode(latitude: entry.latitude, longitude: entry.longitude,
-                                                         memory: &memory))
+            let own = BatchCallerChunks(database: self, coordinates: coordinates, sorted: order.elements,
+                                        firstIndex: firstIndex)
+            // The chunks are handed on in order; each is answered by whichever thread took it first.
+            var chunk = 0
+            while chunk < chunkCount {
+                if own.aheadChunk == chunk {
+                    try own.deliverAhead(body)
+                    chunk += 1
+                } else if workers.isEmpty || claims.take(chunk) {
+                    try own.answer(chunk, body)
+                    chunk += 1
+                } else {
+                    let worker = workers[claims.owner(of: chunk)]
+                    let positions = SpatialOrder.positions(ofChunk: chunk, count: coordinates.count)
+                    if try worker.deliverNext(positions, waiting: false, body) {
+                        chunk += 1
+                    } else if own.aheadChunk == nil, let next = claims.take(for: nil) {
+                        // Rather than wait for the worker, answer the lowest chunk nobody has taken.
+                        own.answerAhead(next)
+                    } else {
+                        try worker.deliverNext(positions, body)
+                        chunk += 1
+                    }
                 }
             }
         }

@@ -163,4 +163,42 @@ import SeededRandom
         database.reverseGeocode(coordinates, threads: 2) { _, place in if place != nil { again += 1 } }
         #expect(again > coordinates.count / 2)
     }
+
+    /// A chunk the caller answers ahead (while a worker still answers the one before it) is handed on with the
+    /// answers, indexes and order of the chunk answered at once; a body that throws halfway leaves the rest
+    /// for the chunks' owner to drop.
+    @Test func aChunkAnsweredAheadIsTheChunkAnsweredAtOnce() throws {
+        struct Enough: Error {}
+        let database = try packageDatabase()
+        let coordinates = Self.points(count: 2 * SpatialOrder.chunkSize + 10, seed: 5)
+        coordinates.withUnsafeBufferPointer { buffer in
+            let order = SpatialOrder.sortedKeys(of: buffer)
+            withExtendedLifetime(order) {
+                var atOnce: [(Int, PlaceDescription?)] = []
+                var ahead: [(Int, PlaceDescription?)] = []
+                let chunks = BatchCallerChunks(database: database, coordinates: buffer, sorted: order.elements,
+                                               firstIndex: 7)
+                chunks.answer(1) { atOnce.append(($0, $1)) }
+                chunks.answerAhead(1)
+                #expect(chunks.aheadChunk == 1)
+                chunks.deliverAhead { ahead.append(($0, $1)) }
+                #expect(chunks.aheadChunk == nil)
+                #expect(ahead.count == SpatialOrder.chunkSize)
+                #expect(ahead.map(\.0) == atOnce.map(\.0))
+                #expect(ahead.map(\.1) == atOnce.map(\.1))
+                #expect(Set(ahead.map(\.0)).count == ahead.count && ahead.allSatisfy { $0.0 >= 7 })
+
+                chunks.answerAhead(2)
+                var handed = 0
+                #expect(throws: Enough.self) {
+                    try chunks.deliverAhead { _, _ in
+                        if handed == 5 { throw Enough() }
+                        handed += 1
+                    }
+                }
+                #expect(handed == 5)
+                #expect(chunks.aheadChunk == 2, "still held: its remaining answers go with the object")
+            }
+        }
+    }
 }
