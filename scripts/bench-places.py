@@ -128,7 +128,8 @@ def main():
               f"  peak RSS {ours_rss:7.1f} MiB  (with country {int(ours['with_country']):,},"
               f" with locality {int(ours['with_locality']):,})")
         print(f"  batch, 1 thread    {int(batch['rate']):>12,} queries/s  {float(batch['ns_per_query']):8.1f} ns/query"
-              f"  peak RSS {batch_rss:7.1f} MiB  (reverseGeocode(_:threads:_:): the points in spatial order, sort included)")
+              f"  peak RSS {batch_rss:7.1f} MiB  (reverseGeocode(_:threads:_:): the points in spatial order,"
+              f" sort included)")
         print(f"  batch, {parallel['threads']} threads   {int(parallel['rate']):>12,} queries/s"
               f"  {float(parallel['ns_per_query']):8.1f} ns/query  peak RSS {parallel_rss:7.1f} MiB")
         print(f"  (indexes only)     {int(lookup['rate']):>12,} queries/s  {float(lookup['ns_per_query']):8.1f} ns/query"
@@ -139,7 +140,8 @@ def main():
               f"  people within 10 km")
         print(f"  reverse_geocoder   {int(peer['rate']):>12,} queries/s  {1e9 / float(peer['rate']):8.1f} ns/query"
               f"  peak RSS {peer_rss:7.1f} MiB  (mode 1; load and build {float(peer['load_seconds']):.2f} s)")
-        print(f"  reverse_geocoder 2 {int(peer_parallel['rate']):>12,} queries/s  {1e9 / float(peer_parallel['rate']):8.1f} ns/query"
+        print(f"  reverse_geocoder 2 {int(peer_parallel['rate']):>12,} queries/s"
+              f"  {1e9 / float(peer_parallel['rate']):8.1f} ns/query"
               f"  (mode 2, its default: {cores} processes)")
         print(f"  speed-up {ratio:.1f}x one call a point, {batch_ratio:.1f}x batch on one thread (against mode 1),"
               f" {parallel_ratio:.1f}x batch on every core (against reverse_geocoder's faster mode);"

@@ -31,7 +31,8 @@ final class BatchWorker: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private let cancelled = Atomic<Bool>(false)
     /// Mapped, not allocated: the allocator would keep them in its heap after the batch (`ScratchMemory`).
-    private let ring = ScratchMemory<PlaceDescription?>(count: BatchWorker.slots * SpatialOrder.chunkSize, hugePages: false)
+    private let ring = ScratchMemory<PlaceDescription?>(
+        count: BatchWorker.slots * SpatialOrder.chunkSize, hugePages: false)
     private let entryMemory = ScratchMemory<SpatialOrder.Entry>(count: SpatialOrder.chunkSize, hugePages: false)
     private var answers: UnsafeMutablePointer<PlaceDescription?> { ring.elements.baseAddress! }
     private var entries: UnsafeMutableBufferPointer<SpatialOrder.Entry> { entryMemory.elements }

@@ -11,7 +11,13 @@ extension PlacesDatabase {
     /// Answers every coordinate, handing each answer to `body` with the coordinate's index in
     /// `coordinates` — in spatial order, not index order. `nil` for coordinates that are not finite or
     /// out of range, as one call answers. Beyond the answers, it needs 16 bytes a point while it runs
-    /// (and a copy of the coordinates when the collection does not store them contiguously).
+    /// (and a copy of the coordinates when the collection does not store them contiguously), and each
+    /// thread beyond the caller's ~2 MB.
+    ///
+    /// `threads`: at most this many threads answer (the caller's among them; 1 answers on the caller's
+    /// alone). The sort is split over them, and they take the sorted points' chunks as each is free;
+    /// `body` is called on the caller's thread only, one answer after another, chunk by chunk in spatial
+    /// order.
     public func reverseGeocode<Points: RandomAccessCollection>(
         _ coordinates: Points, threads: Int = PlacesDatabase.batchThreads,
         _ body: (_ index: Int, _ place: PlaceDescription?) throws -> Void
@@ -27,7 +33,7 @@ extension PlacesDatabase {
         }
     }
 
-    /// Every coordinate's answer, in the coordinates' order.
+    /// Every coordinate's answer, in the coordinates' order (`threads` as for `reverseGeocode(_:threads:_:)`).
     public func reverseGeocode<Points: RandomAccessCollection>(
         _ coordinates: Points, threads: Int = PlacesDatabase.batchThreads
     ) -> [PlaceDescription?] where Points.Element == (latitude: Double, longitude: Double), Points.Index == Int {
@@ -82,10 +88,10 @@ extension PlacesDatabase {
     }
 
     /// Threads a batch uses by default: the processors online (at most 8).
-    public static var batchThreads: Int { Swift.min(8, usableProcessors()) }
+    public static var batchThreads: Int { Swift.min(8, processorsOnline()) }
 
     /// The processors online. Not `ProcessInfo`: its first use costs a batch ~2 MB of peak memory.
-    static func usableProcessors() -> Int {
+    static func processorsOnline() -> Int {
         Swift.max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     }
 }

@@ -143,7 +143,9 @@ enum SpatialOrder {
     /// Least-significant-digit radix sort on bits 32…63, `digitBits` bits a pass (every pass's counts taken
     /// in one read of the words), moving the words between `words` and `scratch` (of the same count), which
     /// are swapped when the sorted words end in `scratch`: stable, so equal keys keep their indexes' order.
-    private static func radixSortByHighHalf(_ words: inout ScratchMemory<UInt64>, scratch: inout ScratchMemory<UInt64>) {
+    private static func radixSortByHighHalf(
+        _ words: inout ScratchMemory<UInt64>, scratch: inout ScratchMemory<UInt64>
+    ) {
         guard words.elements.count > 1 else { return }
         let mask = UInt64(digits - 1)
         withUnsafeTemporaryAllocation(of: Int.self, capacity: passes * digits) { counts in
@@ -175,7 +177,9 @@ enum SpatialOrder {
     /// `radixSortByHighHalf` on `parts` threads: every pass, each part counts the digits of its own range of
     /// the words, and then moves them to where the counts of all parts place them (a part's words of a digit
     /// after those of the parts before it, so the sort stays stable).
-    private static func radixSortByHighHalf(_ words: inout ScratchMemory<UInt64>, scratch: inout ScratchMemory<UInt64>, parts: Int) {
+    private static func radixSortByHighHalf(
+        _ words: inout ScratchMemory<UInt64>, scratch: inout ScratchMemory<UInt64>, parts: Int
+    ) {
         let count = words.elements.count
         let mask = UInt64(digits - 1)
         let counts = Shared(UnsafeMutablePointer<Int>.allocate(capacity: parts * digits))

@@ -13,7 +13,7 @@ import LocationPlaces
 //   OUT: each point's ISO country code (2 bytes, "--" for none), to compare answers with the peer
 //   --lookup: time `reverseLookup` (indexes, no strings) instead of the full `reverseGeocode` answer
 //   --keys: time `localityKey`; --density M: time `populationNear` with a radius of M metres
-//   --batch: time the batch `reverseGeocode(_:_:)` (the points answered in spatial order, sort included)
+//   --batch: time the batch `reverseGeocode(_:threads:_:)` (the points answered in spatial order, sort included)
 //   --threads T: the batch's threads (default: the processors this process may use, at most 8)
 // or:    corelocation-bench places-once LAT LON   (open the database, answer once: time to first answer)
 
@@ -152,7 +152,8 @@ private func timeBatch(
     }
     let count = coordinates.count
     let rate = Double(count) / best
-    print("RESULT impl=swift-LocationPlaces-batch threads=\(threads) points=\(count) seconds=\(fixed(best, 4)) rate=\(Int(rate.rounded())) "
+    print("RESULT impl=swift-LocationPlaces-batch threads=\(threads) points=\(count) seconds=\(fixed(best, 4)) "
+          + "rate=\(Int(rate.rounded())) "
           + "ns_per_query=\(fixed(1e9 / rate, 1)) with_country=\(withCountry) with_locality=\(withLocality)")
 }
 
