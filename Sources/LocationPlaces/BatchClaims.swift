@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Synchronization
 
 /// Which thread of a batch answers which chunk: each takes the lowest chunk no thread has taken yet when it is
@@ -41,11 +46,12 @@ final class BatchClaims: @unchecked Sendable {
     }
 
     /// The worker that took `chunk`, which one has (`take(_:)` said false): it notes itself a few instructions
-    /// after taking it.
+    /// after taking it (the processor is yielded meanwhile: the worker may have been preempted in between).
     func owner(of chunk: Int) -> Int {
         while true {
             let owner = owners[chunk].load(ordering: .acquiring)
             if owner >= 0 { return owner }
+            sched_yield()
         }
     }
 }
