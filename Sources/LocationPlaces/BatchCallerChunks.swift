@@ -2,9 +2,7 @@
 /// ahead, while a worker still answers the chunk before it, to hand on when the batch's order reaches it.
 final class BatchCallerChunks {
     private let database: PlacesDatabase
-    private let coordinates: UnsafeBufferPointer<(latitude: Double, longitude: Double)>
-    private let sorted: UnsafeMutableBufferPointer<UInt64>
-    private let firstIndex: Int
+    private let batch: SortedBatch
     private var memory = AnswerMemory(remembers: true)
     private let entryMemory: ScratchMemory<SpatialOrder.Entry>
     /// Mapped when first needed (a batch on one thread never answers ahead).
@@ -15,16 +13,12 @@ final class BatchCallerChunks {
     private var aheadDelivered = 0
     private var aheadCount = 0
 
-    /// `sorted` (`SpatialOrder.sortedKeys`) and `coordinates` must stay valid while this lives.
-    init(
-        database: PlacesDatabase, coordinates: UnsafeBufferPointer<(latitude: Double, longitude: Double)>,
-        sorted: UnsafeMutableBufferPointer<UInt64>, firstIndex: Int
-    ) {
+    /// `batch` must stay valid while this lives.
+    init(database: PlacesDatabase, batch: SortedBatch) {
         self.database = database
-        self.coordinates = coordinates
-        self.sorted = sorted
-        self.firstIndex = firstIndex
-        entryMemory = ScratchMemory(count: Swift.min(coordinates.count, SpatialOrder.chunkSize), hugePages: false)
+        self.batch = batch
+        entryMemory = ScratchMemory(
+            count: Swift.min(batch.coordinates.count, SpatialOrder.chunkSize), hugePages: false)
     }
 
     deinit {
@@ -38,7 +32,7 @@ final class BatchCallerChunks {
         // A local copy: the stored property's exclusivity would be checked on every point.
         var memory = self.memory
         defer { self.memory = memory }
-        for entry in gather(chunk) {
+        for entry in batch.gather(chunk, into: entryMemory.elements) {
             try body(entry.index, database.reverseGeocode(latitude: entry.latitude, longitude: entry.longitude,
                                                           memory: &memory))
         }
@@ -51,28 +45,19 @@ final class BatchCallerChunks {
         guard let answers = aheadMemory?.elements.baseAddress else { return }
         var memory = self.memory
         defer { self.memory = memory }
-        let points = gather(chunk)
-        for (position, point) in points.enumerated() {
-            (answers + position).initialize(
-                to: database.reverseGeocode(latitude: point.latitude, longitude: point.longitude, memory: &memory))
-        }
-        (aheadChunk, aheadDelivered, aheadCount) = (chunk, 0, points.count)
+        let count = batch.answer(chunk, by: database, into: answers, entries: entryMemory.elements, memory: &memory)
+        (aheadChunk, aheadDelivered, aheadCount) = (chunk, 0, count)
     }
 
     /// Hands the chunk answered ahead to `body`.
     func deliverAhead(_ body: (_ index: Int, _ place: PlaceDescription?) throws -> Void) rethrows {
         guard let chunk = aheadChunk, let answers = aheadMemory?.elements.baseAddress else { return }
-        let first = SpatialOrder.positions(ofChunk: chunk, count: coordinates.count).lowerBound
+        let first = batch.positions(ofChunk: chunk).lowerBound
         while aheadDelivered < aheadCount {
             let position = aheadDelivered
             aheadDelivered += 1
-            try body(firstIndex + SpatialOrder.offset(at: first + position, of: sorted), (answers + position).move())
+            try body(batch.index(at: first + position), (answers + position).move())
         }
         aheadChunk = nil
-    }
-
-    private func gather(_ chunk: Int) -> UnsafeBufferPointer<SpatialOrder.Entry> {
-        SpatialOrder.gather(SpatialOrder.positions(ofChunk: chunk, count: coordinates.count), of: sorted,
-                            from: coordinates, firstIndex: firstIndex, into: entryMemory.elements)
     }
 }

@@ -17,9 +17,7 @@ final class BatchWorker: @unchecked Sendable {
     static let slots = 2
 
     private let database: PlacesDatabase
-    private let coordinates: UnsafeBufferPointer<(latitude: Double, longitude: Double)>
-    private let sorted: UnsafeMutableBufferPointer<UInt64>
-    private let firstIndex: Int
+    private let batch: SortedBatch
     private let claims: BatchClaims
     /// This worker's index among the batch's workers (what `BatchClaims` notes).
     private let number: Int
@@ -41,15 +39,10 @@ final class BatchWorker: @unchecked Sendable {
     /// Answers each slot holds (the worker's: it drops a slot's answers itself, before answering into it again).
     private var held = [Int](repeating: 0, count: BatchWorker.slots)
 
-    /// `sorted` (`SpatialOrder.sortedKeys`) and `coordinates` must stay valid until `finish()` returns.
-    init(
-        database: PlacesDatabase, coordinates: UnsafeBufferPointer<(latitude: Double, longitude: Double)>,
-        sorted: UnsafeMutableBufferPointer<UInt64>, firstIndex: Int, claims: BatchClaims, number: Int
-    ) {
+    /// `batch` must stay valid until `finish()` returns.
+    init(database: PlacesDatabase, batch: SortedBatch, claims: BatchClaims, number: Int) {
         self.database = database
-        self.coordinates = coordinates
-        self.sorted = sorted
-        self.firstIndex = firstIndex
+        self.batch = batch
         self.claims = claims
         self.number = number
         for _ in 0..<Self.slots { free.signal() }
@@ -74,14 +67,8 @@ final class BatchWorker: @unchecked Sendable {
             // them, so that their reference counts never move between the processors' caches.
             let slot = answers + (produced % Self.slots) * SpatialOrder.chunkSize
             slot.deinitialize(count: held[produced % Self.slots])
-            let points = SpatialOrder.gather(
-                SpatialOrder.positions(ofChunk: chunk, count: coordinates.count), of: sorted, from: coordinates,
-                firstIndex: firstIndex, into: entries)
-            for (position, point) in points.enumerated() {
-                (slot + position).initialize(
-                    to: database.reverseGeocode(latitude: point.latitude, longitude: point.longitude, memory: &memory))
-            }
-            held[produced % Self.slots] = points.count
+            held[produced % Self.slots] = batch.answer(
+                chunk, by: database, into: slot, entries: entries, memory: &memory)
             produced += 1
             ready.signal()
         }
@@ -94,12 +81,11 @@ final class BatchWorker: @unchecked Sendable {
         finished.signal()
     }
 
-    /// Hands this worker's next chunk, which holds sorted `positions`, to `body` with the coordinates'
-    /// indexes: after waiting for it, or, when `waiting` is false and it is not answered yet, not at all
-    /// (false).
+    /// Hands this worker's next chunk, chunk `chunk`, to `body` with the coordinates' indexes: after waiting
+    /// for it, or, when `waiting` is false and it is not answered yet, not at all (false).
     @discardableResult
     func deliverNext(
-        _ positions: Range<Int>, waiting: Bool = true,
+        _ chunk: Int, waiting: Bool = true,
         _ body: (_ index: Int, _ place: PlaceDescription?) throws -> Void
     ) rethrows -> Bool {
         if waiting {
@@ -110,12 +96,13 @@ final class BatchWorker: @unchecked Sendable {
         let slot = answers + (consumed % Self.slots) * SpatialOrder.chunkSize
         consumed += 1
         defer { free.signal() }
+        let positions = batch.positions(ofChunk: chunk)
         for next in 0..<positions.count {
             // Moved out and back, not copied: a copy is a retain here and a release after, on reference counts
             // the worker's processor keeps changing.
             let answer = (slot + next).move()
             defer { (slot + next).initialize(to: answer) }
-            try body(firstIndex + SpatialOrder.offset(at: positions.lowerBound + next, of: sorted), answer)
+            try body(batch.index(at: positions.lowerBound + next), answer)
         }
         return true
     }

@@ -49,18 +49,16 @@ extension PlacesDatabase {
     ) rethrows {
         guard !coordinates.isEmpty else { return }
         let order = SpatialOrder.sortedKeys(of: coordinates, threads: threads)
-        let chunkCount = SpatialOrder.chunkCount(coordinates.count)
-        let workerCount = Swift.max(0, Swift.min(threads, chunkCount) - 1)
-        let claims = BatchClaims(chunkCount: chunkCount)
         try withExtendedLifetime(order) {
-            let workers = (0..<workerCount).map { number in
-                BatchWorker(database: self, coordinates: coordinates, sorted: order.elements, firstIndex: firstIndex,
-                            claims: claims, number: number)
+            let batch = SortedBatch(coordinates: coordinates, sorted: order.elements, firstIndex: firstIndex)
+            let chunkCount = batch.chunkCount
+            let claims = BatchClaims(chunkCount: chunkCount)
+            let workers = (0..<Swift.max(0, Swift.min(threads, chunkCount) - 1)).map { number in
+                BatchWorker(database: self, batch: batch, claims: claims, number: number)
             }
             for worker in workers { worker.start() }
             defer { for worker in workers { worker.finish() } }
-            let own = BatchCallerChunks(database: self, coordinates: coordinates, sorted: order.elements,
-                                        firstIndex: firstIndex)
+            let own = BatchCallerChunks(database: self, batch: batch)
             // The chunks are handed on in order; each is answered by whichever thread took it first.
             var chunk = 0
             while chunk < chunkCount {
@@ -72,14 +70,13 @@ extension PlacesDatabase {
                     chunk += 1
                 } else {
                     let worker = workers[claims.owner(of: chunk)]
-                    let positions = SpatialOrder.positions(ofChunk: chunk, count: coordinates.count)
-                    if try worker.deliverNext(positions, waiting: false, body) {
+                    if try worker.deliverNext(chunk, waiting: false, body) {
                         chunk += 1
                     } else if own.aheadChunk == nil, let next = claims.take(for: nil) {
                         // Rather than wait for the worker, answer the lowest chunk nobody has taken.
                         own.answerAhead(next)
                     } else {
-                        try worker.deliverNext(positions, body)
+                        try worker.deliverNext(chunk, body)
                         chunk += 1
                     }
                 }

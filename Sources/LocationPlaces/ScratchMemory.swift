@@ -18,7 +18,7 @@ final class ScratchMemory<Element> {
     static var hugePage: Int { 2 << 20 }
 
     let elements: UnsafeMutableBufferPointer<Element>
-    /// The mapping (`nil` when the words came from the allocator instead).
+    /// The mapping (`nil` when the elements came from the allocator instead).
     private let mapping: UnsafeMutableRawPointer?
     private let mappedSize: Int
 

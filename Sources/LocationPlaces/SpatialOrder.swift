@@ -34,8 +34,7 @@ enum SpatialOrder {
     /// `coordinates`, sorted: the order in which a batch answers them.
     ///
     /// The sort moves 8-byte words (key and offset); the coordinates are gathered in the sorted order
-    /// afterwards, a chunk at a time (`gather`), in a pass whose loads are independent of each other, so they
-    /// overlap, where looking each point up while answering it would wait for a cache miss per point.
+    /// afterwards, a chunk at a time (`SortedBatch.gather`).
     static func sortedKeys(
         of coordinates: UnsafeBufferPointer<(latitude: Double, longitude: Double)>, threads: Int = 1
     ) -> ScratchMemory<UInt64> {
@@ -88,28 +87,6 @@ enum SpatialOrder {
     private struct Shared<Value>: @unchecked Sendable {
         let value: Value
         init(_ value: Value) { self.value = value }
-    }
-
-    /// The offset in the coordinates of the point at `position` of the sorted words.
-    @inline(__always)
-    static func offset(at position: Int, of sorted: UnsafeMutableBufferPointer<UInt64>) -> Int {
-        Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: sorted[position]))
-    }
-
-    /// The points at `positions` of the sorted words, copied into `chunk` (which holds at least as many).
-    @inline(__always)
-    static func gather(
-        _ positions: Range<Int>, of sorted: UnsafeMutableBufferPointer<UInt64>,
-        from coordinates: UnsafeBufferPointer<(latitude: Double, longitude: Double)>, firstIndex: Int,
-        into chunk: UnsafeMutableBufferPointer<Entry>
-    ) -> UnsafeBufferPointer<Entry> {
-        for position in positions {
-            let offset = offset(at: position, of: sorted)
-            let point = coordinates[offset]
-            chunk[position - positions.lowerBound] = Entry(
-                index: firstIndex + offset, latitude: point.latitude, longitude: point.longitude)
-        }
-        return UnsafeBufferPointer(rebasing: chunk[0..<positions.count])
     }
 
     /// Interleaved 16-bit latitude (odd bits) and longitude (even bits); `UInt32.max` for points outside

@@ -14,7 +14,7 @@ import LocationPlaces
 //   --lookup: time `reverseLookup` (indexes, no strings) instead of the full `reverseGeocode` answer
 //   --keys: time `localityKey`; --density M: time `populationNear` with a radius of M metres
 //   --batch: time the batch `reverseGeocode(_:threads:_:)` (the points answered in spatial order, sort included)
-//   --threads T: the batch's threads (default: the processors this process may use, at most 8)
+//   --threads T: the batch's threads (default: the processors online, at most 8)
 // or:    corelocation-bench places-once LAT LON   (open the database, answer once: time to first answer)
 
 func runPlacesBenchmark(_ arguments: [String]) -> Never {

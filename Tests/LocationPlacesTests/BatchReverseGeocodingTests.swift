@@ -83,12 +83,13 @@ import SeededRandom
         let chunks = SpatialOrder.chunkCount(coordinates.count)
         coordinates.withUnsafeBufferPointer { buffer in
             let order = SpatialOrder.sortedKeys(of: buffer)
+            let batch = SortedBatch(coordinates: buffer, sorted: order.elements, firstIndex: 0)
             let chunk = UnsafeMutableBufferPointer<SpatialOrder.Entry>.allocate(capacity: SpatialOrder.chunkSize)
             defer { chunk.deallocate() }
             for number in 0..<chunks {
-                let positions = SpatialOrder.positions(ofChunk: number, count: buffer.count)
-                sorted += SpatialOrder.gather(positions, of: order.elements, from: buffer, firstIndex: 0, into: chunk)
+                sorted += batch.gather(number, into: chunk)
             }
+            withExtendedLifetime(order) {}
         }
         #expect(chunks == 2)
         #expect(sorted.count == coordinates.count)
@@ -176,8 +177,8 @@ import SeededRandom
             withExtendedLifetime(order) {
                 var atOnce: [(Int, PlaceDescription?)] = []
                 var ahead: [(Int, PlaceDescription?)] = []
-                let chunks = BatchCallerChunks(database: database, coordinates: buffer, sorted: order.elements,
-                                               firstIndex: 7)
+                let chunks = BatchCallerChunks(
+                    database: database, batch: SortedBatch(coordinates: buffer, sorted: order.elements, firstIndex: 7))
                 chunks.answer(1) { atOnce.append(($0, $1)) }
                 chunks.answerAhead(1)
                 #expect(chunks.aheadChunk == 1)
