@@ -52,11 +52,7 @@ enum SpatialOrder {
         }
         // The sort's second buffer, gone before the answers take memory of their own.
         var scratch = ScratchMemory<UInt64>(count: count)
-        if parts > 1 {
-            radixSortByHighHalf(&keys, scratch: &scratch, parts: parts)
-        } else {
-            radixSortByHighHalf(&keys, scratch: &scratch)
-        }
+        radixSortByHighHalf(&keys, scratch: &scratch, parts: parts)
         return keys
     }
 
@@ -117,43 +113,13 @@ enum SpatialOrder {
     private static let digits = 1 << digitBits
     private static let passes = (32 + digitBits - 1) / digitBits
 
-    /// Least-significant-digit radix sort on bits 32…63, `digitBits` bits a pass (every pass's counts taken
-    /// in one read of the words), moving the words between `words` and `scratch` (of the same count), which
-    /// are swapped when the sorted words end in `scratch`: stable, so equal keys keep their indexes' order.
-    private static func radixSortByHighHalf(
-        _ words: inout ScratchMemory<UInt64>, scratch: inout ScratchMemory<UInt64>
-    ) {
-        guard words.elements.count > 1 else { return }
-        let mask = UInt64(digits - 1)
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: passes * digits) { counts in
-            counts.initialize(repeating: 0)
-            for word in words.elements {
-                for pass in 0..<passes {
-                    counts[pass * digits + Int(truncatingIfNeeded: word >> UInt64(32 + digitBits * pass) & mask)] += 1
-                }
-            }
-            for pass in 0..<passes {
-                var sum = 0
-                for digit in 0..<digits {
-                    let count = counts[pass * digits + digit]
-                    counts[pass * digits + digit] = sum
-                    sum += count
-                }
-                let shift = UInt64(32 + digitBits * pass)
-                let target = scratch.elements
-                for word in words.elements {
-                    let slot = pass * digits + Int(truncatingIfNeeded: word >> shift & mask)
-                    target[counts[slot]] = word
-                    counts[slot] += 1
-                }
-                swap(&words, &scratch)
-            }
-        }
-    }
-
-    /// `radixSortByHighHalf` on `parts` threads: every pass, each part counts the digits of its own range of
-    /// the words, and then moves them to where the counts of all parts place them (a part's words of a digit
-    /// after those of the parts before it, so the sort stays stable).
+    /// Least-significant-digit radix sort on bits 32…63, `digitBits` bits a pass, moving the words between
+    /// `words` and `scratch` (of the same count), which are swapped when the sorted words end in `scratch`:
+    /// stable, so equal keys keep their indexes' order. Split over `parts` threads: every pass, each part
+    /// counts the digits of its own range of the words, and then moves them to where the counts of all parts
+    /// place them (a part's words of a digit after those of the parts before it, so the order is the one a
+    /// single part gives). Counting each pass in a read of its own, rather than every pass's digits in one
+    /// read, measured no slower on one thread (188–194 ns a near-places point either way).
     private static func radixSortByHighHalf(
         _ words: inout ScratchMemory<UInt64>, scratch: inout ScratchMemory<UInt64>, parts: Int
     ) {
