@@ -19,12 +19,11 @@ extension PlacesTables {
         return search.best
     }
 
-    /// In single precision, like the stored vectors (0.1 µrad, under a metre): `cosf`/`sinf` cost a
-    /// fraction of the double-precision calls on the reverse geocoding path.
+    /// In single precision, like the stored vectors (each sine and cosine rounded once from double precision):
+    /// cos φ, cos λ, sin λ and sin φ as the four sines of one vector (`FourSines`), with sin(90° − x) = cos x.
     static func unitVector(latitude: Double, longitude: Double) -> SIMD3<Float> {
-        let phi = Float(latitude * .pi / 180), lambda = Float(longitude * .pi / 180)
-        let cosPhi = cos(phi)
-        return SIMD3(cosPhi * cos(lambda), cosPhi * sin(lambda), sin(phi))
+        let s = FourSines.of(degrees: SIMD4(90 - latitude, 90 - longitude, longitude, latitude))
+        return SIMD3(s[0] * s[1], s[0] * s[2], s[3])
     }
 
     /// Latitude and longitude (degrees) of a place's unit vector.
