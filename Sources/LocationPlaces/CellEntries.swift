@@ -25,10 +25,17 @@ final class CellEntries: @unchecked Sendable {
 
     /// Written only in `init`, then read-only.
     private let entries: UnsafeMutablePointer<UInt16>
+    /// Per grid row, `PlacesTables.columnReach`, at most half the columns: the territorial search reads three
+    /// rows a point off a coast, and their cosines cost more than the rest of the search's set-up.
+    private let columnReaches: UnsafeMutablePointer<UInt16>
 
     init(_ tables: PlacesTables) {
         let rows = PlacesTables.gridRows, columns = PlacesTables.gridColumns
         entries = .allocate(capacity: rows * columns)
+        columnReaches = .allocate(capacity: rows)
+        for row in 0..<rows {
+            columnReaches[row] = UInt16(Swift.min(PlacesTables.columnReach(row: row), columns / 2))
+        }
         var memo = WaterMemo()
         let latitudeSamples = (0..<rows).map {
             memo.latitudes(Self.samples(from: -90 + Double($0) * PlacesTables.cellDegrees, edges: WaterBody.latitudeEdges))
@@ -64,7 +71,13 @@ final class CellEntries: @unchecked Sendable {
         }
     }
 
-    deinit { entries.deallocate() }
+    deinit {
+        entries.deallocate()
+        columnReaches.deallocate()
+    }
+
+    /// `min(PlacesTables.columnReach(row: row), PlacesTables.gridColumns / 2)`.
+    @inline(__always) func columnReach(row: Int) -> Int { Int(columnReaches[row]) }
 
     @inline(__always) private func entry(row: Int, column: Int) -> UInt16 {
         entries[row * PlacesTables.gridColumns + column]

@@ -147,7 +147,7 @@ extension PlacesTables {
         for rowStep in 0..<3 {
             let neighbourRow = row + (rowStep == 0 ? 0 : rowStep == 1 ? -1 : 1)
             guard neighbourRow >= 0, neighbourRow < Self.gridRows else { continue }
-            let reach = Swift.min(Self.columnReach(row: neighbourRow), Self.gridColumns / 2)
+            let reach = entries.columnReach(row: neighbourRow)
             let south = -90 + Double(neighbourRow) * Self.cellDegrees
             for step in 0..<(2 * reach + 1) {
                 // 0, -1, +1, -2, +2, …; with the whole row (reach 360) the last step, +360, is -360's column.

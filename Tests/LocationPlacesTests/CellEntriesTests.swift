@@ -31,6 +31,18 @@ import SeededRandom
         #expect(checked > 100_000, "only \(checked) prebuilt sea cells")
     }
 
+    /// The territorial search's reach per row, kept at open, is the generator's formula's (at most half the
+    /// columns): the whole row near the poles, one column beside a cell near the equator.
+    @Test func columnReachesAreTheFormulas() throws {
+        let database = try packageDatabase()
+        for row in 0..<PlacesTables.gridRows {
+            let expected = min(PlacesTables.columnReach(row: row), PlacesTables.gridColumns / 2)
+            #expect(database.cellEntries.columnReach(row: row) == expected, "row \(row)")
+        }
+        #expect(database.cellEntries.columnReach(row: 0) == PlacesTables.gridColumns / 2)
+        #expect(database.cellEntries.columnReach(row: PlacesTables.gridRows / 2) == 1)
+    }
+
     @Test func entriesAgreeWithTheGrid() throws {
         let database = try packageDatabase()
         var land = 0, mixed = 0
