@@ -2,9 +2,9 @@ import Foundation
 import Testing
 @testable import LocationPlaces
 
-/// The unit vectors of reverse geocoding queries come from `FourSines`: within 1.5 × 10⁻⁷ of the true sines
-/// (under a metre on the Earth) over the whole range of latitudes and longitudes, with the signs of every
-/// quadrant and the exact values at whole quarter turns.
+/// The unit vectors of reverse geocoding queries come from `FourSines`: within about half a unit in the last
+/// place of a `Float` of the true sines over the whole range of latitudes and longitudes, with the signs of
+/// every quadrant and the exact values at whole quarter turns.
 @Suite struct FourSinesTests {
     @Test func closeToTheTrueSinesOverTheSphere() {
         var worst = 0.0
