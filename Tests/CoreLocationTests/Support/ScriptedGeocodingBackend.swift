@@ -28,13 +28,18 @@ final class ScriptedGeocodingBackend: GeocodingBackend, @unchecked Sendable {
     /// Lets every held lookup (and every later one) finish. Call once, and only when `blocking`.
     func release() { gate.leave() }
 
+    /// How long a wait below allows. The lookups run on the geocoder's dispatch queue, whose threads the
+    /// whole test run shares with every suite's work: on two cores, at the run's start, a lookup has been seen
+    /// to wait over ten seconds for a thread. The waits return as soon as the lookups get there.
+    static let patience = Duration.seconds(60)
+
     /// Waits until `count` lookups have started (so they are in progress, not just queued).
-    func waitUntilStarted(_ count: Int = 1, timeout: Duration = .seconds(10)) async -> Bool {
+    func waitUntilStarted(_ count: Int = 1, timeout: Duration = patience) async -> Bool {
         await eventually(timeout: timeout) { recorded.withLock { $0.queries.count } >= count }
     }
 
     /// Waits until `count` lookups have returned their answer to the geocoder.
-    func waitUntilReturned(_ count: Int = 1, timeout: Duration = .seconds(10)) async -> Bool {
+    func waitUntilReturned(_ count: Int = 1, timeout: Duration = patience) async -> Bool {
         await eventually(timeout: timeout) { recorded.withLock { $0.returned } >= count }
     }
 
@@ -90,7 +95,7 @@ final class GeocodeOutcomes: @unchecked Sendable {
     }
 
     /// Waits until at least `count` calls arrived (polling; the calls run on the main queue).
-    func wait(for count: Int, timeout: Duration = .seconds(10)) async -> Bool {
+    func wait(for count: Int, timeout: Duration = ScriptedGeocodingBackend.patience) async -> Bool {
         await eventually(timeout: timeout) { outcomes.withLock { $0.count } >= count }
     }
 }
