@@ -1,4 +1,4 @@
-/// A batch's points in the order it answers them: the coordinates, their sorted key-offset words
+/// A batch's points in the order it answers them: the coordinates, their sorted key-and-offset words
 /// (`SpatialOrder.sortedKeys`) and the index the caller's collection gives the first point. What the caller's
 /// and the workers' chunks read (never write); valid while the coordinates and the words are.
 struct SortedBatch: @unchecked Sendable {
@@ -17,10 +17,10 @@ struct SortedBatch: @unchecked Sendable {
     @inline(__always)
     func index(at position: Int) -> Int { firstIndex + offset(at: position) }
 
-    /// The offset in `coordinates` of the point at sorted `position`: the word's low half.
+    /// The offset in `coordinates` of the point at sorted `position`: the word's low `offsetBits`.
     @inline(__always)
     private func offset(at position: Int) -> Int {
-        Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: sorted[position]))
+        Int(truncatingIfNeeded: sorted[position] & ((1 << SpatialOrder.offsetBits) - 1))
     }
 
     /// Chunk `chunk`'s points, copied into `entries` (room for a chunk) in a pass whose loads are independent

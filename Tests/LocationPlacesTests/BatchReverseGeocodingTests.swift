@@ -75,7 +75,7 @@ import SeededRandom
         #expect(database.reverseGeocode(computed) == Array(answers[0..<50]))
     }
 
-    @Test func theSpatialOrderIsAPermutationSortedByMortonKey() {
+    @Test func theSpatialOrderIsAPermutationSortedByItsKey() {
         // More than one chunk, so the chunks' boundaries are crossed.
         let coordinates = Self.points(count: SpatialOrder.chunkSize + 5_000, seed: 3)
             + [(.nan, 0), (-90, -180), (90, 180)]
@@ -96,17 +96,45 @@ import SeededRandom
         #expect(Set(sorted.map(\.index)) == Set(coordinates.indices))
         let keys = sorted.map { SpatialOrder.mortonKey(latitude: $0.latitude, longitude: $0.longitude) }
         #expect(zip(keys, keys.dropFirst()).allSatisfy { $0 <= $1 })
-        #expect(keys.last == UInt32.max, "an invalid coordinate sorts last")
+        #expect(keys.last == (1 << SpatialOrder.keyBits) - 1, "an invalid coordinate sorts last")
         #expect(sorted.allSatisfy { entry in
             let original = coordinates[entry.index]
             return entry.latitude.bitPattern == original.latitude.bitPattern
                 && entry.longitude.bitPattern == original.longitude.bitPattern
         })
-        // The south-west corner sorts first; one step north sets the lowest latitude bit (bit 1), one
-        // step east the lowest longitude bit (bit 0).
+        // The south-west corner sorts first; one square (1/256°) north sets the lowest latitude bit (bit 1),
+        // one square east the lowest longitude bit (bit 0); the next cell east (0.5°) the cell's lowest column
+        // bit (bit 14), the next cell north its lowest row bit (bit 15).
         #expect(SpatialOrder.mortonKey(latitude: -90, longitude: -180) == 0)
-        #expect(SpatialOrder.mortonKey(latitude: -90 + 1.5 * 180 / 65535, longitude: -180) == 2)
-        #expect(SpatialOrder.mortonKey(latitude: -90, longitude: -180 + 1.5 * 360 / 65535) == 1)
+        #expect(SpatialOrder.mortonKey(latitude: -90 + 1.5 / 256, longitude: -180) == 2)
+        #expect(SpatialOrder.mortonKey(latitude: -90, longitude: -180 + 1.5 / 256) == 1)
+        #expect(SpatialOrder.mortonKey(latitude: -90, longitude: -179.5) == 1 << 14)
+        #expect(SpatialOrder.mortonKey(latitude: -89.5, longitude: -180) == 1 << 15)
+        let northEast = SpatialOrder.mortonKey(latitude: 90, longitude: 180)
+        #expect(northEast & 0x3FFF == 0x3FFF, "the north-east square of its cell")
+        #expect(northEast < (1 << SpatialOrder.keyBits) - 1, "below the invalid key")
+    }
+
+    /// Inside a grid cell the order is the candidate trees' (`NearestCandidates`): every point of a quadrant,
+    /// at each level, before any point of the next quadrant (south-west, south-east, north-west, north-east),
+    /// so a batch walks each tree leaf by leaf and never comes back to a leaf it left.
+    @Test func insideACellTheOrderIsTheCandidateTreesQuadrantOrder() {
+        // Berlin's cell: south 52.5°, west 13°.
+        let (south, west) = (52.5, 13.0)
+        func key(_ northward: Double, _ eastward: Double) -> UInt64 {
+            SpatialOrder.mortonKey(latitude: south + northward * 0.5, longitude: west + eastward * 0.5)
+        }
+        let cell = key(0, 0) >> 14
+        for (northward, eastward) in [(0.9, 0.9), (0.6, 0.1), (0.1, 0.6), (0.2, 0.2)] {
+            #expect(key(northward, eastward) >> 14 == cell)
+        }
+        // The last point of each quarter before the first of the next, in the cell and in its south-west quarter.
+        #expect(key(0.49, 0.49) < key(0.01, 0.51), "the whole south-west quarter before the south-east one")
+        #expect(key(0.49, 0.99) < key(0.51, 0.01))
+        #expect(key(0.99, 0.49) < key(0.51, 0.51))
+        #expect(key(0.24, 0.24) < key(0.01, 0.26))
+        #expect(key(0.24, 0.49) < key(0.26, 0.01))
+        #expect(key(0.49, 0.24) < key(0.26, 0.26))
     }
 
     /// Enough points that the sort splits too (two parts of at least `SpatialOrder.minimumPart`) and several
@@ -118,7 +146,7 @@ import SeededRandom
         let alone = database.reverseGeocode(coordinates, threads: 1)
         var answered = [Int](repeating: 0, count: coordinates.count)
         var differing: [Int] = []
-        var keys: [UInt32] = []
+        var keys: [UInt64] = []
         database.reverseGeocode(coordinates, threads: threads) { index, place in
             answered[index] += 1
             if place != alone[index] { differing.append(index) }
