@@ -58,7 +58,7 @@ enum SpatialOrder {
         }
         // The sort's second buffer, gone before the answers take memory of their own.
         var scratch = ScratchMemory<UInt64>(count: count)
-        radixSortByHighHalf(&keys, scratch: &scratch, parts: parts)
+        radixSortByKey(&keys, scratch: &scratch, parts: parts)
         return keys
     }
 
@@ -135,14 +135,14 @@ enum SpatialOrder {
     private static let digits = 1 << digitBits
     private static let passes = (keyBits + digitBits - 1) / digitBits
 
-    /// Least-significant-digit radix sort on the key's bits (`offsetBits`…63), `digitBits` bits a pass, moving the words between
-    /// `words` and `scratch` (of the same count), which are swapped when the sorted words end in `scratch`:
-    /// stable, so equal keys keep their indexes' order. Split over `parts` threads: every pass, each part
-    /// counts the digits of its own range of the words, and then moves them to where the counts of all parts
-    /// place them (a part's words of a digit after those of the parts before it, so the order is the one a
-    /// single part gives). Counting each pass in a read of its own, rather than every pass's digits in one
+    /// Least-significant-digit radix sort on the key's bits (`offsetBits`…63), `digitBits` bits a pass, moving
+    /// the words between `words` and `scratch` (of the same count), which are swapped when the sorted words end
+    /// in `scratch`: stable, so equal keys keep their indexes' order. Split over `parts` threads: every pass,
+    /// each part counts the digits of its own range of the words, and then moves them to where the counts of
+    /// all parts place them (a part's words of a digit after those of the parts before it, so the order is the
+    /// one a single part gives). Counting each pass in a read of its own, rather than every pass's digits in one
     /// read, measured no slower on one thread (188–194 ns a near-places point either way).
-    private static func radixSortByHighHalf(
+    private static func radixSortByKey(
         _ words: inout ScratchMemory<UInt64>, scratch: inout ScratchMemory<UInt64>, parts: Int
     ) {
         let count = words.elements.count
