@@ -91,12 +91,14 @@ enum SpatialOrder {
         init(_ value: Value) { self.value = value }
     }
 
-    /// Bits of a sorted word that hold the point's offset in the batch (the low ones), and the key's above
-    /// them: 33 = 19 for the cell (9 of the row's, 10 of the column's) and 14 for seven levels of quadrants.
-    static let offsetBits = 31
-    static let keyBits = 33
     /// Squares of a cell's side at the key's deepest level: the candidate trees' seven levels.
     private static let squaresPerCell: UInt32 = 128
+    /// The key's low bits, the point's square in its cell: two a level (its row's and its column's).
+    private static let squareBits = 14
+    /// The key's bits: 19 for the cell (9 of the row's 360, 10 of the column's 720) above the square's.
+    static let keyBits = 19 + squareBits
+    /// The sorted word's low bits, below the key: the point's offset in the batch.
+    static let offsetBits = 64 - keyBits
 
     /// The grid cell's row and column interleaved (row in odd bits), then the point's square of the cell,
     /// row and column of 0…127 interleaved the same way; all ones (`keyBits` of them) for points outside the
@@ -115,7 +117,7 @@ enum SpatialOrder {
         let x = Swift.min(UInt32((longitude + 180) * perDegree), UInt32(PlacesTables.gridColumns) * squaresPerCell - 1)
         let cell = spread(x / squaresPerCell) | spread(y / squaresPerCell) << 1
         let square = spread(x % squaresPerCell) | spread(y % squaresPerCell) << 1
-        return UInt64(cell) << 14 | UInt64(square)
+        return UInt64(cell) << squareBits | UInt64(square)
     }
 
     /// The 16 low bits of `value` moved to the even bit positions.
