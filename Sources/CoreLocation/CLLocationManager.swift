@@ -134,20 +134,20 @@ open class CLLocationManager: NSObject {
     }
 
     /// Whether heading updates can run: true when a heading source is configured (`compass:`, a
-    /// simulated route, a magnetometer; with `locationd`, its sources decide and this says true).
+    /// simulated route, a magnetometer; with `locationd`, one of the daemon's, as its welcome says).
     /// Without one, as on Apple devices without a compass, `startUpdatingHeading()` has no effect.
     open class func headingAvailable() -> Bool {
         LocationSystem.current.provider.hasHeadingSources
     }
     /// Whether significant-change monitoring can run: true when a location source is configured
-    /// (any source can tell 500 m; with `locationd`, its sources decide and this says true).
+    /// (any source can tell 500 m; with `locationd`, one of the daemon's).
     open class func significantLocationChangeMonitoringAvailable() -> Bool {
         LocationSystem.current.provider.hasLocationSources
     }
     /// Whether the device can range beacons: true when a beacon source is configured (simulated
     /// beacons, `beacon:` specs); without one, false, as on a device without Bluetooth LE. With
-    /// `locationd`, its sources decide and this says true; ranging without one fails with
-    /// `CLError.rangingUnavailable`.
+    /// `locationd`, one of the daemon's (one that cannot be reached has none). Ranging without one
+    /// fails with `CLError.rangingUnavailable`.
     open class func isRangingAvailable() -> Bool {
         LocationSystem.current.provider.hasBeaconSources
     }

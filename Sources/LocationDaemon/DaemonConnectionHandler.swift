@@ -95,7 +95,8 @@ final class DaemonConnectionHandler: ChannelInboundHandler {
         let authorization = connection.initialAuthorization
             ?? user.service.currentAuthorization(app: identity, process: process.stamp)
         writer.attachSocket()
-        writer.send(.welcome(identity: identity, authorization: authorization))
+        writer.send(.welcome(identity: identity, authorization: authorization,
+                             capabilities: ServiceCapabilities(of: user.service)))
     }
 
     private func serve(_ message: ClientMessage, _ serving: Serving, _ context: ChannelHandlerContext) {

@@ -83,7 +83,7 @@ private final class AgentConnectionState: @unchecked Sendable {
         channel = ReconnectingChannel(
             socketPath: socketPath, loop: loop, backoff: backoff, logger: logger,
             handlers: .init(
-                welcomed: { [weak self] _, _ in self?.welcomed() },
+                welcomed: { [weak self] _, _, _ in self?.welcomed() },
                 received: { [weak self] message in self?.received(message) },
                 down: { [weak self] wasWelcomed in self?.down(wasWelcomed: wasWelcomed) }))
     }

@@ -65,6 +65,7 @@ final class DaemonLink: @unchecked Sendable {
     private let logger: Logger
     /// What the link has settled about the app's authorization, readable from any thread.
     private let known = Locked<EffectiveAuthorization?>(nil)
+    private let knownCapabilities = Locked<ServiceCapabilities?>(nil)
     private let lastID = Locked<ConnectionID>(0)
     /// Every open member's gate, so that `close` can shut it from any thread.
     private let gates = Locked<[ConnectionID: DeliveryGate<ServiceEvent>]>([:])
@@ -97,6 +98,9 @@ final class DaemonLink: @unchecked Sendable {
     /// The daemon's word on the app's authorization while the link is welcomed (or was: the last
     /// one), nil before any answer.
     var authorization: EffectiveAuthorization? { known.withLock { $0 } }
+
+    /// What the daemon's sources can measure, from its last welcome; nil before any.
+    var capabilities: ServiceCapabilities? { knownCapabilities.withLock { $0 } }
 
     /// A new member; connects the socket if it is the first. Never waits.
     func open(events: @escaping @Sendable (ServiceEvent) -> Void) -> DaemonConnection {
@@ -218,7 +222,7 @@ final class DaemonLink: @unchecked Sendable {
         let channel = ReconnectingChannel(
             socketPath: socketPath, loop: loop, backoff: backoff, logger: logger,
             handlers: .init(
-                welcomed: { [weak self] _, authorization in self?.welcomed(authorization) },
+                welcomed: { [weak self] _, authorization, capabilities in self?.welcomed(authorization, capabilities) },
                 received: { [weak self] message in self?.received(message) },
                 down: { [weak self] wasWelcomed in self?.down(wasWelcomed: wasWelcomed) }))
         self.channel = channel
@@ -240,11 +244,13 @@ final class DaemonLink: @unchecked Sendable {
         owners.removeAll()
         accuracyOwners.removeAll()
         known.withLock { $0 = nil }
+        knownCapabilities.withLock { $0 = nil }
     }
 
-    private func welcomed(_ authorization: EffectiveAuthorization) {
+    private func welcomed(_ authorization: EffectiveAuthorization, _ capabilities: ServiceCapabilities) {
         let (events, resend) = state.welcomed(authorization)
         known.withLock { $0 = authorization }
+        knownCapabilities.withLock { $0 = capabilities }
         settleAwaitingMembers()
         for event in events { deliver(event) }
         for request in resend { channel?.send(.request(request)) }

@@ -13,6 +13,8 @@ final class DaemonExchange: Sendable {
     /// Who the daemon decided this process is, and its authorization.
     let identity: AppIdentity
     let authorization: EffectiveAuthorization
+    /// What the daemon's sources can measure.
+    let capabilities: ServiceCapabilities
     private let inbox: Inbox
 
     /// Connects and waits for the welcome.
@@ -36,9 +38,10 @@ final class DaemonExchange: Sendable {
         }
         do {
             switch try inbox.next(within: timeout) {
-            case let .welcome(identity, authorization):
+            case let .welcome(identity, authorization, capabilities):
                 self.identity = identity
                 self.authorization = authorization
+                self.capabilities = capabilities
             case .refused(let reason):
                 throw DaemonClientError(.refused, socketPath: socketPath, detail: reason)
             case let other:

@@ -67,4 +67,23 @@ public final class DaemonServiceProvider: LocationServiceProvider {
             return .notDetermined
         }
     }
+
+    /// What the daemon's sources can measure, as its welcome on the process's connection said; without
+    /// one, a short connection just for the welcome. None when the daemon cannot be reached: none of its
+    /// sources can serve the app then (asked again once it is back, it answers what it has).
+    public var capabilities: ServiceCapabilities {
+        if let known = link.capabilities { return known }
+        do {
+            let exchange = try DaemonExchange(socketPath: socketPath, timeout: handshakeTimeout)
+            exchange.close()
+            return exchange.capabilities
+        } catch {
+            logger.debug("cannot ask locationd what its sources measure", metadata: ["error": "\(error)"])
+            return []
+        }
+    }
+
+    public var hasLocationSources: Bool { capabilities.contains(.locations) }
+    public var hasHeadingSources: Bool { capabilities.contains(.headings) }
+    public var hasBeaconSources: Bool { capabilities.contains(.beacons) }
 }

@@ -14,7 +14,7 @@ final class ReconnectingChannel: @unchecked Sendable {
     /// What the owner is told, inside `loop`.
     struct Handlers {
         /// The daemon accepted a connection (the first, or a new one after a loss).
-        var welcomed: (AppIdentity, EffectiveAuthorization) -> Void
+        var welcomed: (AppIdentity, EffectiveAuthorization, ServiceCapabilities) -> Void
         /// A message after the welcome.
         var received: (DaemonMessage) -> Void
         /// An attempt ended without a welcome (`wasWelcomed == false`: unreachable, refused, closed
@@ -146,7 +146,7 @@ final class ReconnectingChannel: @unchecked Sendable {
     /// The first message on a connection must be the welcome (or a refusal).
     private func greeted(with message: DaemonMessage, on channel: WireChannel) {
         switch message {
-        case let .welcome(identity, authorization):
+        case let .welcome(identity, authorization, capabilities):
             if let since = failingSince {
                 logger.notice("connected to locationd", metadata: [
                     "socket": "\(socketPath)", "after": "\(String(format: "%.1f", loop.now.timeIntervalSince(since))) s",
@@ -158,7 +158,7 @@ final class ReconnectingChannel: @unchecked Sendable {
             logger.debug("locationd identified this process", metadata: [
                 "app": "\(identity.id)", "name": "\(identity.displayName)", "executable": "\(identity.executablePath)",
             ])
-            handlers.welcomed(identity, authorization)
+            handlers.welcomed(identity, authorization, capabilities)
         case .refused(let reason):
             if failingSince == nil {
                 failingSince = loop.now

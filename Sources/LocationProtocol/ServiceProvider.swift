@@ -25,23 +25,18 @@ public protocol LocationServiceProvider: AnyObject, Sendable {
     /// in-process service); nil otherwise, and the app waits for its connection's snapshot.
     func currentRegions(app: AppIdentity) -> [FenceRecord]?
 
-    /// Whether any location source is configured (for availability class methods). A provider
-    /// that cannot tell without a round trip (`locationd`) says true: its sources are the daemon's.
+    /// Whether any location source is configured (for availability class methods). `locationd`'s
+    /// provider answers what the daemon's welcome said of its sources (`ServiceCapabilities`).
     var hasLocationSources: Bool { get }
 
-    /// Whether any heading source is configured (`headingAvailable()`); like `hasLocationSources`,
-    /// true for a provider that cannot tell without a round trip.
+    /// Whether any heading source is configured (`headingAvailable()`).
     var hasHeadingSources: Bool { get }
 
     /// Whether any beacon source is configured (`isRangingAvailable()`, beacon regions'
-    /// `isMonitoringAvailable(for:)`); like `hasLocationSources`, true for a provider that cannot
-    /// tell without a round trip.
+    /// `isMonitoringAvailable(for:)`).
     var hasBeaconSources: Bool { get }
 }
 
 extension LocationServiceProvider {
     public func currentRegions(app: AppIdentity) -> [FenceRecord]? { nil }
-    public var hasLocationSources: Bool { true }
-    public var hasHeadingSources: Bool { true }
-    public var hasBeaconSources: Bool { true }
 }

@@ -57,6 +57,9 @@ enum WireJSON {
         var visit: VisitValue?
         var heading: Heading?
         var beacons: [Beacon]?
+        /// The welcome's `ServiceCapabilities`, by name. A welcome without it comes from a daemon that did
+        /// not say: its apps assume every kind of source, as before the field existed.
+        var capabilities: [String]?
     }
 
     // MARK: Values
@@ -304,8 +307,9 @@ extension WireJSON.DaemonEnvelope {
     /// Nil for location events, which travel as binary frames only.
     init?(_ message: DaemonMessage) {
         switch message {
-        case let .welcome(identity, authorization):
-            self.init(type: "welcome", identity: .init(identity), authorization: .init(authorization))
+        case let .welcome(identity, authorization, capabilities):
+            self.init(type: "welcome", identity: .init(identity), authorization: .init(authorization),
+                      capabilities: WireJSON.capabilityNames(capabilities))
         case .refused(let reason):
             self.init(type: "refused", reason: reason)
         case .event(.authorizationChanged(let authorization)):
@@ -349,7 +353,8 @@ extension WireJSON.DaemonEnvelope {
         switch type {
         case "welcome":
             return .welcome(identity: try required(identity, "identity", in: type).value,
-                            authorization: try required(authorization, "authorization", in: type).value())
+                            authorization: try required(authorization, "authorization", in: type).value(),
+                            capabilities: capabilities.map(WireJSON.capabilities(named:)) ?? .all)
         case "refused":
             return .refused(try required(reason, "reason", in: type))
         case "authorizationChanged":

@@ -20,7 +20,7 @@ public enum WireProtocol {
 /// Note what is absent: a client never says who it is. The daemon identifies it from the socket
 /// (the kernel's `SO_PEERCRED`) and reads its Info.plist itself.
 public enum ClientMessage: Sendable, Equatable {
-    /// The first message on every connection. The daemon answers ``DaemonMessage/welcome(identity:authorization:)``
+    /// The first message on every connection. The daemon answers ``DaemonMessage/welcome(identity:authorization:capabilities:)``
     /// (or ``DaemonMessage/refused(_:)`` and closes).
     case hello(version: Int)
     /// App traffic: authorization requests and update streams, exactly as in-process.
@@ -39,8 +39,9 @@ public enum ClientMessage: Sendable, Equatable {
 
 /// Everything `locationd` sends a client.
 public enum DaemonMessage: Sendable, Equatable {
-    /// The answer to `hello`: who the daemon decided the client is, and its authorization now.
-    case welcome(identity: AppIdentity, authorization: EffectiveAuthorization)
+    /// The answer to `hello`: who the daemon decided the client is, its authorization now, and what the
+    /// daemon's sources can measure (the app's `headingAvailable()` and `isRangingAvailable()`).
+    case welcome(identity: AppIdentity, authorization: EffectiveAuthorization, capabilities: ServiceCapabilities)
     /// The daemon will not serve this connection (bad version, unreadable peer, protocol error);
     /// it closes the connection after sending this.
     case refused(String)

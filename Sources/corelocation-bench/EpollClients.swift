@@ -155,7 +155,7 @@ func connectEpollClient(to socketPath: String, expectedFixes: Int) throws -> Epo
             }
             client.pending.writeBytes(scratch[0..<count])
             switch try client.drainFrames(received: realtimeNanoseconds()) {
-            case let .welcome(identity, authorization)?:
+            case let .welcome(identity, authorization, _)?:
                 guard authorization.status.isAuthorized, authorization.servicesEnabled else {
                     throw BenchClientError(
                         "not authorized as \(identity.id) (\(authorization.status), services "

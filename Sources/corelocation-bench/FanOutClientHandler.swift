@@ -102,7 +102,7 @@ final class FanOutClientHandler: ChannelInboundHandler {
         switch message {
         case let .event(.stream(_, .locations(fixes))):
             for fix in fixes { deliveries.append(Delivery(fix, receivedNanoseconds: received)) }
-        case let .welcome(identity, authorization):
+        case let .welcome(identity, authorization, _):
             guard authorization.status.isAuthorized, authorization.servicesEnabled else {
                 fail("not authorized as \(identity.id) (\(authorization.status), services "
                      + "\(authorization.servicesEnabled ? "on" : "off")): grant \(identity.executablePath) first",

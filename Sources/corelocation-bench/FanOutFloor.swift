@@ -42,7 +42,8 @@ func runFanOutFloor(_ arguments: [String]) -> Never {
         guard case .hello = readClientMessage(client) else { floorFail("a client did not say hello") }
         writeAll(client, encode(.welcome(
             identity: .init(id: "fanout-floor", displayName: "fanout-floor", executablePath: ""),
-            authorization: .init(status: .authorizedWhenInUse, accuracy: .fullAccuracy, servicesEnabled: true))))
+            authorization: .init(status: .authorizedWhenInUse, accuracy: .fullAccuracy, servicesEnabled: true),
+            capabilities: [.locations])))
         guard case .request(.startUpdates) = readClientMessage(client) else { floorFail("a client did not start updates") }
         descriptors.append(client)
     }

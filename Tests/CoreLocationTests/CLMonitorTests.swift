@@ -397,4 +397,9 @@ private final class SilentProvider: LocationServiceProvider {
     ) -> any ClientConnection { Connection() }
 
     func currentAuthorization(app: AppIdentity, process: ProcessStamp) -> EffectiveAuthorization { .notDetermined }
+
+    // A hung daemon's last welcome said it has every kind of source.
+    var hasLocationSources: Bool { true }
+    var hasHeadingSources: Bool { true }
+    var hasBeaconSources: Bool { true }
 }

@@ -45,7 +45,8 @@ struct ConnectionWriterTests {
         let writer = ConnectionWriter(channel: channel, outbox: EventLoopOutbox(eventLoop: channel.eventLoop), logger: Logger(label: "test"))
         let welcome = DaemonMessage.welcome(
             identity: .init(id: "com.example.writer", displayName: "Writer", executablePath: "/usr/bin/writer"),
-            authorization: .init(status: .authorizedWhenInUse, accuracy: .fullAccuracy, servicesEnabled: true))
+            authorization: .init(status: .authorizedWhenInUse, accuracy: .fullAccuracy, servicesEnabled: true),
+            capabilities: .all)
 
         // As in the daemon's hello: the client is connected to the service (the engine's thread may
         // send from now on; here it sends on stream 1 at once), then the welcome is written.

@@ -101,7 +101,7 @@ struct DaemonHeadingTests {
     @Test func headingsThroughTheClientLink() async throws {
         let fixture = try DaemonFixture(sources: Self.sources())
         let provider = DaemonServiceProvider(socketPath: fixture.socketPath)
-        #expect(provider.hasHeadingSources, "the daemon's sources decide: the provider cannot tell")
+        #expect(provider.hasHeadingSources, "the daemon has a compass, and its welcome says so")
         let received = Locked<[HeadingSample]>([])
         let connection = provider.connect(
             app: AppIdentity(id: "unused", displayName: "unused", executablePath: "/unused"), info: AppInfo(),

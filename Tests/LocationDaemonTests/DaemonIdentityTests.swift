@@ -25,7 +25,7 @@ struct DaemonIdentityTests {
         // A hello carrying claims the protocol does not have: decoded, and ignored.
         client.sendJSONFrame(#"{"type":"hello","version":\#(WireProtocol.version),"bundleIdentifier":"com.apple.Maps","executablePath":"/usr/bin/maps"}"#)
         let welcome = await client.first { if case .welcome = $0 { return true } else { return false } }
-        guard case let .welcome(identity, authorization)? = welcome?.message else {
+        guard case let .welcome(identity, authorization, _)? = welcome?.message else {
             Issue.record("no welcome: \(client.messages)")
             return
         }

@@ -38,7 +38,12 @@ import Testing
     @Test(arguments: [
         DaemonMessage.welcome(
             identity: AppIdentity(id: "com.example.app", displayName: "Example", executablePath: "/opt/example/app"),
-            authorization: EffectiveAuthorization(status: .authorizedWhenInUse, accuracy: .reducedAccuracy, servicesEnabled: true)),
+            authorization: EffectiveAuthorization(status: .authorizedWhenInUse, accuracy: .reducedAccuracy, servicesEnabled: true),
+            capabilities: [.locations, .beacons]),
+        .welcome(
+            identity: AppIdentity(id: "/usr/bin/tool", displayName: "tool", executablePath: "/usr/bin/tool"),
+            authorization: EffectiveAuthorization(status: .denied, accuracy: .fullAccuracy, servicesEnabled: false),
+            capabilities: []),
         .refused("unsupported protocol version 9"),
         .event(.authorizationRequestInProgress(true)),
         .event(.stream(3, .failed(.denied))),
@@ -194,6 +199,29 @@ import Testing
     @Test func aVersionOneHelloIsRecognised() throws {
         #expect(try WireCodec.decodeClientMessage(Self.clientFrame(#"{"hello":{"version":1}}"#)) == .hello(version: 1))
         #expect(try WireCodec.decodeClientMessage(Self.clientFrame(#"{"type":"hello","version":3}"#)) == .hello(version: 3))
+    }
+
+    /// The welcome names what the daemon's sources measure. A welcome without the field is from a daemon
+    /// that did not say (its apps assume every source, as before the field); a name this client does not
+    /// know is left out, not refused.
+    @Test func welcomeCapabilitiesAreNamesAndAnAbsentListMeansEverySource() throws {
+        var buffer = ByteBuffer()
+        let identity = AppIdentity(id: "a", displayName: "a", executablePath: "/a")
+        let authorization = EffectiveAuthorization(status: .notDetermined, accuracy: .fullAccuracy, servicesEnabled: true)
+        try WireCodec.encode(DaemonMessage.welcome(identity: identity, authorization: authorization,
+                                                   capabilities: [.locations, .headings]), into: &buffer)
+        let frame = try #require(try WireFrameDecoder.nextFrame(from: &buffer))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(frame.payload.readableBytesView)) as? [String: Any])
+        #expect(object["capabilities"] as? [String] == ["locations", "headings"])
+
+        let welcome = #"{"type":"welcome","identity":{"id":"a","displayName":"a","executablePath":"/a"},"#
+            + #""authorization":{"status":0,"accuracy":0,"servicesEnabled":true}"#
+        #expect(try WireCodec.decodeDaemonMessage(Self.clientFrame(welcome + "}"))
+                == .welcome(identity: identity, authorization: authorization, capabilities: .all))
+        #expect(try WireCodec.decodeDaemonMessage(Self.clientFrame(welcome + #","capabilities":["beacons","sonar"]}"#))
+                == .welcome(identity: identity, authorization: authorization, capabilities: [.beacons]))
+        #expect(try WireCodec.decodeDaemonMessage(Self.clientFrame(welcome + #","capabilities":[]}"#))
+                == .welcome(identity: identity, authorization: authorization, capabilities: []))
     }
 
     /// A version-1 daemon's refusal of this client reads as a refusal that says so.

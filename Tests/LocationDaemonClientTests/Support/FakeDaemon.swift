@@ -178,7 +178,7 @@ final class FakeDaemon: @unchecked Sendable {
         }
         guard case .hello = message else { return script(message) }
         switch greeting {
-        case .welcome: return [.welcome(identity: Self.identity, authorization: authorization)]
+        case .welcome: return [.welcome(identity: Self.identity, authorization: authorization, capabilities: .all)]
         case .refuse(let reason): return [.refused(reason)]
         case .silence: return []
         }

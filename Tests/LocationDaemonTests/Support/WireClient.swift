@@ -119,7 +119,7 @@ final class WireClient: @unchecked Sendable {
             if case .refused = message { return true }
             return false
         }
-        guard case let .welcome(identity, authorization)? = welcome?.message else {
+        guard case let .welcome(identity, authorization, _)? = welcome?.message else {
             throw WireClientError("no welcome: \(String(describing: welcome?.message))")
         }
         return (identity, authorization)
