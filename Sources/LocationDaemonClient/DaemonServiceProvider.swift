@@ -13,7 +13,8 @@ import Logging
 public final class DaemonServiceProvider: LocationServiceProvider {
     public let socketPath: String
     private let handshakeTimeout: TimeInterval
-    private let link: DaemonLink
+    /// Internal, not private: tests wait for its welcome.
+    let link: DaemonLink
     private let logger: Logger
 
     /// - Parameters:
