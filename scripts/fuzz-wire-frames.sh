@@ -8,7 +8,7 @@
 # package's own build; not instrumented, as NIO is not what is fuzzed here) and LocationProtocol built by
 # scripts/fuzz-modules.sh; then:
 #   swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name WireFramesFuzz -I … \
-#       Sources/LocationWire/{WireCodec,WireJSON,WireJSON+Fences,WireJSON+Beacons,WireMessages}.swift \
+#       Sources/LocationWire/{WireCodec,WireJSON*,WireMessages}.swift \
 #       Fuzz/WireFramesFuzz.swift NIOCore's objects… -o .build-fuzz/wire-frames-fuzz
 # then it runs for RUNS inputs from a corpus of framed messages (written below into a temporary
 # directory) and the dictionary Fuzz/wire.dict. A crash, a sanitizer report or a broken invariant stops
@@ -37,8 +37,8 @@ for map in "$DEBUG"/*.build/module.modulemap; do maps+=(-Xcc "-fmodule-map-file=
 # ld.gold says it cannot export AddressSanitizer's local symbols, once each: not the project's warnings.
 swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name WireFramesFuzz \
     -I "$BUILD" -L "$BUILD" -lLocationProtocol -I "$DEBUG/Modules" "${maps[@]}" \
-    Sources/LocationWire/WireCodec.swift Sources/LocationWire/WireJSON.swift Sources/LocationWire/WireJSON+Fences.swift \
-    Sources/LocationWire/WireJSON+Beacons.swift Sources/LocationWire/WireMessages.swift Fuzz/WireFramesFuzz.swift \
+    Sources/LocationWire/WireCodec.swift Sources/LocationWire/WireJSON*.swift \
+    Sources/LocationWire/WireMessages.swift Fuzz/WireFramesFuzz.swift \
     "${objects[@]}" -o .build-fuzz/wire-frames-fuzz 2>&1 | { grep -v "ld.gold: warning: Cannot export local symbol" || true; }
 
 CORPUS="$(mktemp -d)"

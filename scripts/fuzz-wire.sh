@@ -10,7 +10,7 @@
 #       -module-name LocationProtocol Sources/LocationProtocol/*.swift   (into .build-fuzz/wire/)
 #   swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name WireFuzz \
 #       -I .build-fuzz/wire -L .build-fuzz/wire -lLocationProtocol \
-#       Sources/LocationWire/WireJSON.swift Sources/LocationWire/WireJSON+Fences.swift Sources/LocationWire/WireJSON+Beacons.swift Sources/LocationWire/WireJSON+Capabilities.swift Sources/LocationWire/WireMessages.swift \
+#       Sources/LocationWire/WireJSON*.swift Sources/LocationWire/WireMessages.swift \
 #       Fuzz/WireMessagesFuzz.swift -o .build-fuzz/wire-fuzz
 # then runs it for RUNS inputs (-runs=RUNS) from a corpus of one valid message of each type (written
 # below into a temporary directory: the repository is never written, except .build-fuzz/) and the
@@ -29,7 +29,7 @@ swiftc -emit-module -emit-library -static -parse-as-library -sanitize=fuzzer,add
     Sources/LocationProtocol/*.swift -o "$BUILD/libLocationProtocol.a"
 swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name WireFuzz \
     -I "$BUILD" -L "$BUILD" -lLocationProtocol \
-    Sources/LocationWire/WireJSON.swift Sources/LocationWire/WireJSON+Fences.swift Sources/LocationWire/WireJSON+Beacons.swift Sources/LocationWire/WireJSON+Capabilities.swift Sources/LocationWire/WireMessages.swift \
+    Sources/LocationWire/WireJSON*.swift Sources/LocationWire/WireMessages.swift \
     Fuzz/WireMessagesFuzz.swift -o .build-fuzz/wire-fuzz
 
 CORPUS="$(mktemp -d)"
