@@ -58,29 +58,27 @@ public final class DaemonServiceProvider: LocationServiceProvider {
     /// The authorization the daemon last reported on the process's connection; without one, a short
     /// connection just for the welcome. `.notDetermined` when the daemon cannot be reached.
     public func currentAuthorization(app: AppIdentity, process: ProcessStamp) -> EffectiveAuthorization {
-        if let known = link.authorization { return known }
-        do {
-            let exchange = try DaemonExchange(socketPath: socketPath, timeout: handshakeTimeout)
-            exchange.close()
-            return exchange.authorization
-        } catch {
-            logger.debug("cannot ask locationd for the app's authorization", metadata: ["error": "\(error)"])
-            return .notDetermined
-        }
+        link.authorization ?? fromWelcome(\.authorization, unreachable: .notDetermined, "the app's authorization")
     }
 
     /// What the daemon's sources can measure, as its welcome on the process's connection said; without
     /// one, a short connection just for the welcome. None when the daemon cannot be reached: none of its
     /// sources can serve the app then (asked again once it is back, it answers what it has).
     public var capabilities: ServiceCapabilities {
-        if let known = link.capabilities { return known }
+        link.capabilities ?? fromWelcome(\.capabilities, unreachable: [], "what its sources measure")
+    }
+
+    /// `answer` of the welcome on a short connection just for it; `unreachable` when there is none.
+    private func fromWelcome<Answer>(
+        _ answer: KeyPath<DaemonExchange, Answer>, unreachable: Answer, _ what: String
+    ) -> Answer {
         do {
             let exchange = try DaemonExchange(socketPath: socketPath, timeout: handshakeTimeout)
             exchange.close()
-            return exchange.capabilities
+            return exchange[keyPath: answer]
         } catch {
-            logger.debug("cannot ask locationd what its sources measure", metadata: ["error": "\(error)"])
-            return []
+            logger.debug("cannot ask locationd for \(what)", metadata: ["error": "\(error)"])
+            return unreachable
         }
     }
 

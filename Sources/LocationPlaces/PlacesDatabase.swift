@@ -1,4 +1,3 @@
-import Dispatch
 import Logging
 
 /// The offline world database: countries, subdivisions, populated places, country polygons.
@@ -39,9 +38,13 @@ public final class PlacesDatabase: Sendable {
         var geometry: CellGeometry?
         var vectors: PlaceVectors?
         var entries: CellEntries?
-        let built = OpenSteps(geometry: { geometry = CellGeometry(tables) },
-                              rest: { (vectors, entries) = (PlaceVectors(tables), CellEntries(tables)) })
-        DispatchQueue.concurrentPerform(iterations: 2) { built.run($0) }
+        inParallel(2) { part in
+            if part == 0 {
+                geometry = CellGeometry(tables)
+            } else {
+                (vectors, entries) = (PlaceVectors(tables), CellEntries(tables))
+            }
+        }
         self.placeVectors = vectors!
         self.cellEntries = entries!
         self.cellGeometry = geometry!
@@ -98,12 +101,4 @@ public final class PlacesDatabase: Sendable {
     /// Number of populated places and of countries in the database.
     public var placeCount: Int { tables.placeCount }
     public var countryCount: Int { tables.countryCount }
-}
-
-/// The two halves of opening that run at once; each closure writes only its own results, and
-/// `concurrentPerform` returns once both have.
-private struct OpenSteps: @unchecked Sendable {
-    let geometry: () -> Void
-    let rest: () -> Void
-    func run(_ step: Int) { step == 0 ? geometry() : rest() }
 }

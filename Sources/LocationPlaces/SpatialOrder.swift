@@ -1,4 +1,3 @@
-import Dispatch
 
 /// An order of points that keeps neighbours together, sorted by radix: the 0.5° grid cells in Morton order
 /// (row and column interleaved), and inside a cell the order of the nearest-place candidate trees'
@@ -69,26 +68,6 @@ enum SpatialOrder {
     @inline(__always)
     static func range(ofPart part: Int, of parts: Int, count: Int) -> Range<Int> {
         (count * part / parts)..<(count * (part + 1) / parts)
-    }
-
-    /// Runs `body` for parts `0..<parts` at once, one thread a part (the caller's among them); returns when
-    /// all have.
-    private static func inParallel(_ parts: Int, _ body: (Int) -> Void) {
-        if parts == 1 {
-            body(0)
-        } else {
-            withoutActuallyEscaping(body) { body in
-                let shared = Shared(body)
-                DispatchQueue.concurrentPerform(iterations: parts) { shared.value($0) }
-            }
-        }
-    }
-
-    /// A value the parts of a parallel step share: each writes only its own words (or counters), and
-    /// `concurrentPerform` returns only when every part has.
-    private struct Shared<Value>: @unchecked Sendable {
-        let value: Value
-        init(_ value: Value) { self.value = value }
     }
 
     /// Squares of a cell's side at the key's deepest level: the candidate trees' seven levels.
