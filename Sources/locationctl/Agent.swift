@@ -9,6 +9,7 @@ import Glibc
 extension LocationCtl {
     struct Agent: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "agent",
             abstract: "Answer apps' location requests on this terminal, for locationd.",
             discussion: """
                 Registers with locationd as your prompt agent: each time an app asks for your location, \

@@ -5,6 +5,7 @@ import LocationProtocol
 extension LocationCtl {
     struct Beacons: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "beacons",
             abstract: "iBeacons: range them live, or decode an advertisement.",
             discussion: """
                 Without --decode, ranges the beacons with --uuid (and --major, --minor) live, like \

@@ -7,6 +7,7 @@ import LocationSources
 extension LocationCtl {
     struct Decode: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "decode",
             abstract: "Decode NMEA 0183 from a file or standard input: one line per fix.",
             discussion: """
                 Reads FILE (or standard input when FILE is - or absent) and prints one line per epoch \

@@ -6,6 +6,7 @@ import LocationProtocol
 extension LocationCtl {
     struct Energy: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "energy",
             abstract: "Replay a route through the engine once per app configuration and report source-on time and energy.",
             discussion: """
                 Each configuration runs alone through the real engine on a virtual clock, with a \

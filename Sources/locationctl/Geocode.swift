@@ -5,6 +5,7 @@ import LocationPlaces
 extension LocationCtl {
     struct Geocode: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "geocode",
             abstract: "The places a text names, from the offline places database (CLGeocoder's answer).",
             discussion: """
                 Understands "Place", "Place, Country", "Place, Subdivision" and alternate or ASCII \

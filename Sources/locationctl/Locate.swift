@@ -6,6 +6,7 @@ import LocationProtocol
 extension LocationCtl {
     struct Locate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "locate",
             abstract: "Print one fix (like requestLocation()) and exit.")
 
         @OptionGroup var sourceOptions: SourceOptions

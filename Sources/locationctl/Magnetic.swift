@@ -5,6 +5,7 @@ import LocationGeomagnetism
 extension LocationCtl {
     struct Magnetic: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "magnetic",
             abstract: "The Earth's magnetic field at a point, from the World Magnetic Model (WMM2025).",
             discussion: """
                 Prints the declination (the angle from true north to magnetic north, positive east: \

@@ -7,6 +7,7 @@ import LocationSources
 extension LocationCtl {
     struct Map: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "map",
             abstract: "Draw a track, circular fences and where their events fire as an SVG map.",
             discussion: """
                 Reads the source to its end as fast as possible (a built-in route: one lap; a fixed \

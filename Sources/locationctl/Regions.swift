@@ -7,6 +7,7 @@ extension LocationCtl {
     /// `locationctl regions`: every app's monitored regions and `CLMonitor` conditions, with their states.
     struct Regions: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "regions",
             abstract: "List each app's monitored regions and CLMonitor conditions, with their states.")
 
         @OptionGroup var daemonOptions: DaemonOptions

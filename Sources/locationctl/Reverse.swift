@@ -5,6 +5,7 @@ import LocationPlaces
 extension LocationCtl {
     struct Reverse: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "reverse",
             abstract: "The place at a coordinate, from the offline places database (CLGeocoder's answer).",
             discussion: """
                 Prints the country whose border contains the point, the nearest populated place in \

@@ -6,7 +6,8 @@ import LocationProtocol
 
 extension LocationCtl {
     struct Apps: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List apps and their location authorization.")
+        static let configuration = CommandConfiguration(
+            commandName: "apps", abstract: "List apps and their location authorization.")
 
         @OptionGroup var storeOptions: StoreOptions
         @OptionGroup var daemonOptions: DaemonOptions
@@ -52,7 +53,8 @@ extension LocationCtl {
     }
 
     struct Grant: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Allow an app to use location (While Using, or Always).")
+        static let configuration = CommandConfiguration(
+            commandName: "grant", abstract: "Allow an app to use location (While Using, or Always).")
 
         @Argument(help: "The app: its bundle identifier, or its executable path.") var app: String
         @Flag(name: .long, help: "Grant Always instead of While Using.") var always = false
@@ -72,7 +74,8 @@ extension LocationCtl {
     }
 
     struct Revoke: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Deny an app the use of location (Never).")
+        static let configuration = CommandConfiguration(
+            commandName: "revoke", abstract: "Deny an app the use of location (Never).")
 
         @Argument(help: "The app: its bundle identifier, or its executable path.") var app: String
         @OptionGroup var storeOptions: StoreOptions
@@ -85,6 +88,7 @@ extension LocationCtl {
 
     struct Reset: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "reset",
             abstract: "Forget an app's decision (it will be asked again), or every app's with --all.")
 
         @Argument(help: "The app: its bundle identifier, or its executable path.") var app: String?
@@ -102,7 +106,8 @@ extension LocationCtl {
     }
 
     struct Services: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Switch Location Services on or off for every app.")
+        static let configuration = CommandConfiguration(
+            commandName: "services", abstract: "Switch Location Services on or off for every app.")
 
         enum Switch: String, ExpressibleByArgument, CaseIterable { case on, off }
 

@@ -8,6 +8,7 @@ import LocationProtocol
 extension LocationCtl {
     struct Watch: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "watch",
             abstract: "Show live location updates (like startUpdatingLocation()).")
 
         @OptionGroup var sourceOptions: SourceOptions
