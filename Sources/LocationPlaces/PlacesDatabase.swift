@@ -29,22 +29,44 @@ public final class PlacesDatabase: Sendable {
 
     private static let logger = Logger(label: "corelocation.places")
 
-    private init(path: String, tables: PlacesTables) {
+    /// Checks `tables`' references (`PlacesFileValidator`) while it builds what queries read beside the file,
+    /// on two threads of about equal work: on a second thread the boundaries' check, then their copy, then the
+    /// name index's check; on this one the place vectors and the cells' entries — which read records by index
+    /// only, never through a reference — then the records' check. Nothing follows a reference before its
+    /// check, and `tables` reaches no query unless all pass: the first answer comes that much sooner than with
+    /// the checks first.
+    private init(path: String, tables: PlacesTables) throws(PlacesDatabaseError) {
         self.path = path
         self.tables = tables
-        self.names = InternedNames(tables)
-        // The boundaries' copy on a second thread while this one builds the rest: each reads only the
-        // validated file and writes only its own memory, and the first answer comes that much sooner.
         var geometry: CellGeometry?
         var vectors: PlaceVectors?
         var entries: CellEntries?
+        // One variable a thread (not an array of two: both threads would write the array's storage).
+        var boundariesFailure: PlacesDatabaseError?
+        var recordsFailure: PlacesDatabaseError?
         inParallel(2) { part in
             if part == 0 {
-                geometry = CellGeometry(tables)
+                do throws(PlacesDatabaseError) {
+                    try PlacesFileValidator.checkBoundaries(tables, path: path)
+                    geometry = CellGeometry(tables)
+                    try PlacesFileValidator.checkNameIndex(tables, path: path)
+                } catch {
+                    boundariesFailure = error
+                }
             } else {
                 (vectors, entries) = (PlaceVectors(tables), CellEntries(tables))
+                do throws(PlacesDatabaseError) {
+                    try PlacesFileValidator.checkRecords(tables, path: path)
+                } catch {
+                    recordsFailure = error
+                }
             }
         }
+        // When both threads failed, the records' failure is reported: the first in the checks' order.
+        if let failure = recordsFailure ?? boundariesFailure { throw failure }
+        // Every page the checks and the copies read: queries read a fraction of them again.
+        tables.file.releaseResidentPages()
+        self.names = InternedNames(tables)
         self.placeVectors = vectors!
         self.cellEntries = entries!
         self.cellGeometry = geometry!
@@ -72,11 +94,11 @@ public final class PlacesDatabase: Sendable {
     ///   mapped, `.corrupt` (with the precise reason) or `.unsupportedVersion` when it is not a version-2
     ///   places database.
     public static func open(path: String) throws(PlacesDatabaseError) -> PlacesDatabase {
-        let tables = try PlacesFileValidator.open(path: path)
+        let database = try PlacesDatabase(path: path, tables: try PlacesFileValidator.map(path: path))
         logger.debug("opened the places database", metadata: [
-            "path": "\(path)", "places": "\(tables.placeCount)", "countries": "\(tables.countryCount)",
+            "path": "\(path)", "places": "\(database.placeCount)", "countries": "\(database.countryCount)",
         ])
-        return PlacesDatabase(path: path, tables: tables)
+        return database
     }
 
     /// The process-wide database, opened on first use from the first of: `$CORELOCATION_PLACES_DB`, the

@@ -2,8 +2,15 @@
 /// loads: string references and their lengths inside `STRS`; country, subdivision, time-zone and place
 /// indexes in range; grid entries → `CELL` → `PART` → `LINE` → `PNTS`; country place ranges inside
 /// `PLCE`; k-d split axes ≤ 2. A linear pass over ~1.3 million small records: a few milliseconds.
+///
+/// In steps, so that opening can check and build at once (`PlacesDatabase.init`): `map` checks the header
+/// and every section's size, after which reading record `i` of a section, `i` below its count, stays inside
+/// the file; `checkRecords`, `checkNameIndex` and `checkBoundaries` then check the references between
+/// records, and nothing may follow a reference before the check that covers it.
 enum PlacesFileValidator {
-    static func open(path: String) throws(PlacesDatabaseError) -> PlacesTables {
+    /// The file mapped, its directory and sizes checked, and the nearest-place candidates' index checked;
+    /// the other references between records not yet (`checkRecords`, `checkNameIndex`, `checkBoundaries`).
+    static func map(path: String) throws(PlacesDatabaseError) -> PlacesTables {
         let file = try MappedFile(path: path)
         let directory = try PlacesFileDirectory(file: file, path: path)
         let strings = directory.bytes("STRS")
@@ -46,11 +53,9 @@ enum PlacesFileValidator {
             placeCount: placeCount, names: names, nameCount: nameCount, grid: grid, cells: cells,
             cellCount: cellCount, parts: parts, partCount: partCount, lines: lines, lineCount: lineCount,
             points: points, pointCount: pointCount)
-        try validate(tables, corrupt: corrupt)
         if directory.hasNearestCandidates {
             tables.nearestCandidates = try nearestCandidates(directory, countries: countryCount, corrupt: corrupt)
         }
-        file.releaseResidentPages()
         return tables
     }
 
@@ -120,89 +125,86 @@ enum PlacesFileValidator {
         return candidates
     }
 
-    private static func validate(
-        _ t: PlacesTables, corrupt: (String) -> PlacesDatabaseError
-    ) throws(PlacesDatabaseError) {
-        func string(_ ref: UInt32, optional: Bool = false, _ what: @autoclosure () -> String) throws(PlacesDatabaseError) {
-            if optional, ref == PlacesTables.none32 { return }
-            let offset = Int(ref)
-            guard offset <= t.stringsLength - 2,
-                  Int(PlacesTables.u16(t.strings, offset)) <= t.stringsLength - offset - 2
-            else { throw corrupt("\(what()) refers to a string at \(ref) outside STRS (\(t.stringsLength) bytes)") }
-        }
-        func index(_ value: Int, below limit: Int, optional: Bool = false, _ what: @autoclosure () -> String)
-            throws(PlacesDatabaseError) {
-            if optional, value == Int(PlacesTables.none16) { return }
-            guard value < limit else { throw corrupt("\(what()) is \(value), out of range (\(limit) records)") }
-        }
-        func range(_ start: Int, _ count: Int, within limit: Int, _ what: @autoclosure () -> String)
-            throws(PlacesDatabaseError) {
-            guard start <= limit, count <= limit - start else {
-                throw corrupt("\(what()) [\(start) ..< \(start) + \(count)] is outside its table (\(limit) records)")
-            }
-        }
-
+    /// The references of the countries, zones, subdivisions and places.
+    static func checkRecords(_ t: PlacesTables, path: String) throws(PlacesDatabaseError) {
+        let check = ReferenceChecks(tables: t, path: path)
         for c in 0..<t.countryCount {
-            try index(Int(t.countryTimeZone(c)), below: t.timeZoneCount, optional: true, "CTRY[\(c)] time zone")
-            try string(t.countryNameRef(c), "CTRY[\(c)] name")
-            try range(t.countryPlaceStart(c), t.countryPlaceCount(c), within: t.placeCount, "CTRY[\(c)] places")
+            try check.index(Int(t.countryTimeZone(c)), below: t.timeZoneCount, optional: true, "CTRY[\(c)] time zone")
+            try check.string(t.countryNameRef(c), "CTRY[\(c)] name")
+            try check.range(t.countryPlaceStart(c), t.countryPlaceCount(c), within: t.placeCount, "CTRY[\(c)] places")
         }
         for z in 0..<t.timeZoneCount {
-            try string(t.timeZoneRef(z), "TZNS[\(z)]")
+            try check.string(t.timeZoneRef(z), "TZNS[\(z)]")
         }
         for s in 0..<t.subdivisionCount {
-            try index(t.subdivisionCountry(s), below: t.countryCount, "ADM1[\(s)] country")
-            try string(t.subdivisionNameRef(s), "ADM1[\(s)] name")
+            try check.index(t.subdivisionCountry(s), below: t.countryCount, "ADM1[\(s)] country")
+            try check.string(t.subdivisionNameRef(s), "ADM1[\(s)] name")
         }
         for s in 0..<t.secondLevelSubdivisionCount {
-            try index(t.secondLevelCountry(s), below: t.countryCount, "ADM2[\(s)] country")
-            try string(t.secondLevelNameRef(s), "ADM2[\(s)] name")
+            try check.index(t.secondLevelCountry(s), below: t.countryCount, "ADM2[\(s)] country")
+            try check.string(t.secondLevelNameRef(s), "ADM2[\(s)] name")
         }
         for p in 0..<t.placeCount {
-            try string(t.placeNameRef(p), "PLCE[\(p)] name")
-            try index(Int(t.placeSecondLevelSubdivision(p)), below: t.secondLevelSubdivisionCount, optional: true,
-                      "PAD2[\(p)]")
+            try check.string(t.placeNameRef(p), "PLCE[\(p)] name")
+            try check.index(Int(t.placeSecondLevelSubdivision(p)), below: t.secondLevelSubdivisionCount, optional: true,
+                            "PAD2[\(p)]")
             let municipality = t.placeMunicipality(p)
-            try index(municipality, below: t.placeCount, "PLCE[\(p)] municipality")
+            try check.index(municipality, below: t.placeCount, "PLCE[\(p)] municipality")
             guard t.placeMunicipality(municipality) == municipality else {
-                throw corrupt("PLCE[\(p)] has the municipality \(municipality), which is a section of another place")
+                throw check.corrupt(
+                    "PLCE[\(p)] has the municipality \(municipality), which is a section of another place")
             }
-            try index(Int(t.placeSubdivision(p)), below: t.subdivisionCount, optional: true, "PLCE[\(p)] subdivision")
-            try index(Int(t.placeTimeZone(p)), below: t.timeZoneCount, optional: true, "PLCE[\(p)] time zone")
-            try index(t.placeCountry(p), below: t.countryCount, "PLCE[\(p)] country")
-            try index(t.placeSplitAxis(p), below: 3, "PLCE[\(p)] split axis")
+            try check.index(Int(t.placeSubdivision(p)), below: t.subdivisionCount, optional: true,
+                            "PLCE[\(p)] subdivision")
+            try check.index(Int(t.placeTimeZone(p)), below: t.timeZoneCount, optional: true, "PLCE[\(p)] time zone")
+            try check.index(t.placeCountry(p), below: t.countryCount, "PLCE[\(p)] country")
+            try check.index(t.placeSplitAxis(p), below: 3, "PLCE[\(p)] split axis")
         }
+    }
+
+    /// The references of the name index (`NIDX`: forward geocoding's keys and their places).
+    static func checkNameIndex(_ t: PlacesTables, path: String) throws(PlacesDatabaseError) {
+        let check = ReferenceChecks(tables: t, path: path)
         for n in 0..<t.nameCount {
-            try string(t.nameKeyRef(n), "NIDX[\(n)] key")
-            try index(t.namePlace(n), below: t.placeCount, "NIDX[\(n)] place")
+            try check.string(t.nameKeyRef(n), "NIDX[\(n)] key")
+            try check.index(t.namePlace(n), below: t.placeCount, "NIDX[\(n)] place")
         }
+    }
+
+    /// The references of the grid and the boundaries (`CELL` → `PART` → `LINE` → `PNTS`), and that the
+    /// boundaries' copy (`CellGeometry`) fits the bound it allocates by.
+    static func checkBoundaries(_ t: PlacesTables, path: String) throws(PlacesDatabaseError) {
+        let check = ReferenceChecks(tables: t, path: path)
         for row in 0..<PlacesTables.gridRows {
             for column in 0..<PlacesTables.gridColumns {
                 let entry = t.gridEntry(row: row, column: column)
                 switch entry >> 30 {
                 case 0: continue
                 case 1:
-                    try index(Int(entry & 0xFFFF), below: t.countryCount, "GRID[row \(row), column \(column)] country")
+                    try check.index(Int(entry & 0xFFFF), below: t.countryCount,
+                                    "GRID[row \(row), column \(column)] country")
                     if entry & 0x3FFF_0000 & ~PlacesTables.noPlaceInReachBit != 0 {
-                        throw corrupt("GRID[row \(row), column \(column)] has unknown bits set")
+                        throw check.corrupt("GRID[row \(row), column \(column)] has unknown bits set")
                     }
-                case 2: try index(Int(entry & 0x3FFF_FFFF), below: t.cellCount, "GRID[row \(row), column \(column)] cell")
-                default: throw corrupt("GRID[row \(row), column \(column)] has the unknown kind 3")
+                case 2:
+                    try check.index(Int(entry & 0x3FFF_FFFF), below: t.cellCount,
+                                    "GRID[row \(row), column \(column)] cell")
+                default: throw check.corrupt("GRID[row \(row), column \(column)] has the unknown kind 3")
                 }
             }
         }
         for c in 0..<t.cellCount {
-            try range(t.cellFirstPart(c), t.cellPartCount(c), within: t.partCount, "CELL[\(c)] parts")
+            try check.range(t.cellFirstPart(c), t.cellPartCount(c), within: t.partCount, "CELL[\(c)] parts")
         }
         for p in 0..<t.partCount {
-            try index(t.partCountry(p), below: t.countryCount, "PART[\(p)] country")
-            try range(t.partFirstLine(p), t.partLineCount(p), within: t.lineCount, "PART[\(p)] lines")
+            try check.index(t.partCountry(p), below: t.countryCount, "PART[\(p)] country")
+            try check.range(t.partFirstLine(p), t.partLineCount(p), within: t.lineCount, "PART[\(p)] lines")
         }
         for l in 0..<t.lineCount {
             guard t.linePointCount(l) >= 2 else {
-                throw corrupt("LINE[\(l)] has \(t.linePointCount(l)) points; a line needs at least 2")
+                throw check.corrupt("LINE[\(l)] has \(t.linePointCount(l)) points; a line needs at least 2")
             }
-            try range(t.lineFirstPoint(l), t.linePointCount(l), within: t.pointCount, "LINE[\(l)] points")
+            try check.range(t.lineFirstPoint(l), t.linePointCount(l), within: t.pointCount, "LINE[\(l)] points")
         }
         // What CellGeometry will copy, given up on as soon as it is more than the file holds: every part
         // and line adds words, so the count stops soon however the file shares them.
@@ -210,9 +212,41 @@ enum PlacesFileValidator {
         var words = 0
         for c in 0..<t.cellCount {
             guard let cellWords = CellGeometry.words(ofCell: c, t, limit: maximumWords - words) else {
-                throw corrupt("CELL[\(c)] and the cells before it share parts or lines: their boundaries add up to more than the file holds")
+                throw check.corrupt("CELL[\(c)] and the cells before it share parts or lines: their boundaries add up to more than the file holds")
             }
             words += cellWords
+        }
+    }
+}
+
+/// The checks of one reference, each throwing `.corrupt` with the record it was read from.
+private struct ReferenceChecks {
+    let tables: PlacesTables
+    let path: String
+
+    func corrupt(_ reason: String) -> PlacesDatabaseError { .corrupt(path: path, reason: reason) }
+
+    /// A string reference: its 2-byte length and its bytes inside `STRS`.
+    func string(_ ref: UInt32, optional: Bool = false, _ what: @autoclosure () -> String) throws(PlacesDatabaseError) {
+        if optional, ref == PlacesTables.none32 { return }
+        let offset = Int(ref), length = tables.stringsLength
+        guard offset <= length - 2, Int(PlacesTables.u16(tables.strings, offset)) <= length - offset - 2 else {
+            throw corrupt("\(what()) refers to a string at \(ref) outside STRS (\(length) bytes)")
+        }
+    }
+
+    /// A record index below `limit` (or, when `optional`, the 16-bit "none").
+    func index(_ value: Int, below limit: Int, optional: Bool = false, _ what: @autoclosure () -> String)
+        throws(PlacesDatabaseError) {
+        if optional, value == Int(PlacesTables.none16) { return }
+        guard value < limit else { throw corrupt("\(what()) is \(value), out of range (\(limit) records)") }
+    }
+
+    /// `count` records from `start` inside a table of `limit`.
+    func range(_ start: Int, _ count: Int, within limit: Int, _ what: @autoclosure () -> String)
+        throws(PlacesDatabaseError) {
+        guard start <= limit, count <= limit - start else {
+            throw corrupt("\(what()) [\(start) ..< \(start) + \(count)] is outside its table (\(limit) records)")
         }
     }
 }

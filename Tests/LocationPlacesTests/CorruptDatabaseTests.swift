@@ -196,6 +196,15 @@ import TestSupport
         try expectCorrupt(builder.bytes(), mentioning: [reason])
     }
 
+    /// Opening checks the records and the boundaries on two threads; a file wrong in both is reported by its
+    /// records, as when the checks ran one after the other.
+    @Test func aFileWrongInItsRecordsAndItsBoundariesIsReportedByItsRecords() throws {
+        var builder = PlacesFileBuilder.minimal()
+        builder.patch("PLCE", at: 26, le16(7))
+        builder.patch("PART", at: 0, le16(1))
+        try expectCorrupt(builder.bytes(), mentioning: ["PLCE[0] country"])
+    }
+
     @Test func aGridEntryOutOfRangeIsCorrupt() throws {
         var builder = PlacesFileBuilder.minimal()
         builder.patch("GRID", at: 0, le32((2 << 30) | 5))
