@@ -76,6 +76,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--points", type=int, default=1_000_000)
     parser.add_argument("--bin", required=True)
+    parser.add_argument("--static-bin", help="bin path of a --static-swift-stdlib build of locationctl")
     parser.add_argument("--work", required=True)
     args = parser.parse_args()
     bench = os.path.join(args.bin, "corelocation-bench")
@@ -148,16 +149,20 @@ def main():
               f" where we name a country, reverse_geocoder's nearest city agrees {agree:.1%}")
 
     print("\ntime from process start to the first answer (Berlin), best / median of 7:")
-    for label, command in (
+    commands = [
         ("corelocation-bench places-once", [bench, "places-once", "52.52", "13.405"]),
         ("locationctl reverse", [locationctl, "reverse", "52.52", "13.405"]),
-        ("python reverse_geocoder", [sys.executable, "-c", PEER_FIRST]),
-    ):
+    ]
+    if args.static_bin:
+        commands.append(("locationctl reverse, static stdlib",
+                         [os.path.join(args.static_bin, "locationctl"), "reverse", "52.52", "13.405"]))
+    commands.append(("python reverse_geocoder", [sys.executable, "-c", PEER_FIRST]))
+    for label, command in commands:
         try:
             best, median = first_answer_ms(command)
-            print(f"  {label:32s} {best:8.1f} ms  {median:8.1f} ms")
+            print(f"  {label:36s} {best:8.1f} ms  {median:8.1f} ms")
         except subprocess.CalledProcessError as error:
-            print(f"  {label:32s} failed ({error})")
+            print(f"  {label:36s} failed ({error})")
 
 
 if __name__ == "__main__":

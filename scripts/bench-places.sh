@@ -9,7 +9,8 @@
 # Workloads (seeded, kept in .build-bench/): 1,000,000 points uniform over the Earth's surface, and 1,000,000
 # points within ~20 km of GeoNames places (nearly all on land: every query finds a locality).
 # Also: localityKey and populationNear (10 km) on the same points (corelocation-bench places --keys / --density);
-# time from process start to the first answer (locationctl reverse, corelocation-bench places-once,
+# time from process start to the first answer (locationctl reverse, linked as usual and with
+# --static-swift-stdlib, corelocation-bench places-once,
 # python -c 'import reverse_geocoder; search(...)'), and each run's peak memory (GNU time's max RSS).
 #
 # Usage: scripts/bench-places.sh [POINTS]      (default 1000000)
@@ -36,5 +37,9 @@ fi
 swift build -c release --product corelocation-bench >&2
 swift build -c release --product locationctl >&2
 BIN="$(swift build -c release --show-bin-path)"
+# locationctl as README's installation builds it: the Swift runtime and Foundation linked in (a build of its own).
+swift build -c release --product locationctl --static-swift-stdlib --build-path .build-static >&2
+STATIC_BIN="$(swift build -c release --static-swift-stdlib --build-path .build-static --show-bin-path)"
 
-"$VENV/bin/python" scripts/bench-places.py --points "$POINTS" --bin "$BIN" --work .build-bench
+"$VENV/bin/python" scripts/bench-places.py --points "$POINTS" --bin "$BIN" --static-bin "$STATIC_BIN" \
+    --work .build-bench
