@@ -1,4 +1,3 @@
-
 /// An order of points that keeps neighbours together, sorted by radix: the 0.5° grid cells in Morton order
 /// (row and column interleaved), and inside a cell the order of the nearest-place candidate trees'
 /// quadrants to their deepest level, seven (128 × 128 squares of 1/256°, ~430 m of latitude).
