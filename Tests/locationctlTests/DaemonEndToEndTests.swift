@@ -75,6 +75,8 @@ import Testing
         let app = try fixture.launch(waiting, count: 1)
         #expect(await daemon.stderr(within: 20, containing: "locationctl grant com.example.waiting"), "\(daemon.stderr)")
         #expect(daemon.stderr.contains("locationctl agent"))
+        // The app prints its first callback on its own run loop; the daemon's hint can reach the test first.
+        #expect(await app.line(within: 5) { $0.hasPrefix("authorization ") } != nil, "\(app.stderr)")
         #expect(app.lines == ["authorization 0 accuracy 0"], "pending: no other callback")
 
         #expect(try fixture.ctl(["grant", "com.example.waiting"]).status == 0)

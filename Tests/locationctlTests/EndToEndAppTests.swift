@@ -110,6 +110,8 @@ import Testing
         let child = try Child(Executable.example, ["2"], environment: env)
         // Nobody can answer (no terminal, no policy): one clear line says how.
         #expect(await child.stderr(within: 20, containing: "locationctl grant \(bundleID)"))
+        // Standard output and standard error are separate pipes, read separately: either can arrive first.
+        #expect(await child.line(within: 5) { $0.hasPrefix("authorization ") } != nil)
         #expect(child.lines == ["authorization 0 accuracy 0"])
 
         let granted = Date()
