@@ -15,7 +15,7 @@ struct AnswerMemory {
     /// places follow one in their leaf: they skip the descent (a node a level, down to seven levels).
     private(set) var leafCell = -1
     private(set) var leafCountry = -1
-    private var lastLeaf = CandidateLeaf(word: 0, inside: false, territorial: false, south: 0, west: 0, size: 0)
+    private var lastLeaf = CandidateLeaf(word: 0, inside: false, south: 0, west: 0, size: 0)
 
     /// The strings of the last answer off a coast (`PlacesDatabase.waterAnswer`) and what they answered.
     private var waterKey: WaterAnswerKey?

@@ -16,10 +16,7 @@
 /// The optional `NRIN` marks the leaves of mixed cells that lie wholly inside their tree's country. A batch
 /// point in a mixed cell whose leaf is marked takes its country from the leaf, without the point in polygon
 /// (some 800 instructions a point in a coastal or border cell): the generator marks a leaf only when no
-/// boundary segment of the cell meets it and the reader's own test puts it in that country. The optional `NRTS`
-/// likewise marks the leaves lying wholly in their tree's country's territorial sea, beyond the coast's 2 km: a
-/// batch point there skips the point in polygon and the search of the coasts around it (some 300 ns a point,
-/// most of the polygons' cost near places).
+/// boundary segment of the cell meets it and the reader's own test puts it in that country.
 struct NearestCandidates: @unchecked Sendable {
     /// `NRCL`: per GRID cell, its first `NRPT` entry; one more word marks where the last cell's end.
     let cellFirst: UnsafeRawPointer
@@ -35,9 +32,6 @@ struct NearestCandidates: @unchecked Sendable {
     /// `NRIN` (optional, 1 bit a node's child): bit `4 × node + quadrant` set when that child is a leaf of a
     /// mixed cell's tree lying wholly inside the tree's country (`insideLeaf`).
     var insideLeaves: UnsafeRawPointer? = nil
-    /// `NRTS` (optional, laid out as `NRIN`): the leaves of mixed cells whose every point the polygons and the
-    /// territorial search put in the tree's country's territorial sea, farther than 2 km from every boundary.
-    var territorialLeaves: UnsafeRawPointer? = nil
 
     /// A child word with this bit is a leaf: count in bits 28…30, first `NRCA` entry in bits 0…27.
     static let leafBit: UInt32 = 1 << 31
@@ -70,16 +64,15 @@ struct NearestCandidates: @unchecked Sendable {
     }
 
     /// For a point of mixed cell (`row`, `column`): a country whose tree there has, at the point, a leaf `NRIN`
-    /// marks as wholly inside that country's polygons, or `NRTS` as wholly in its territorial sea — the polygons'
-    /// answer for every point of the leaf — and that leaf; `nil` when no tree of the cell has one (or the file
-    /// has neither section).
+    /// marks as wholly inside that country's polygons — the point in polygon's answer for every point of the
+    /// leaf — and that leaf; `nil` when no tree of the cell has one (or the file has no `NRIN`).
     @inline(__always)
-    func classifiedLeaf(row: Int, column: Int, latitude: Double, longitude: Double) -> (country: Int, leaf: CandidateLeaf)? {
-        guard insideLeaves != nil || territorialLeaves != nil else { return nil }
+    func insideLeaf(row: Int, column: Int, latitude: Double, longitude: Double) -> (country: Int, leaf: CandidateLeaf)? {
+        guard insideLeaves != nil else { return nil }
         let cell = row * PlacesTables.gridColumns + column
         for entry in firstRoot(ofCell: cell)..<firstRoot(ofCell: cell + 1) {
             if let leaf = descend(from: rootWord(entry), row: row, column: column, latitude: latitude,
-                                  longitude: longitude), leaf.inside || leaf.territorial {
+                                  longitude: longitude), leaf.inside {
                 return (rootCountry(entry), leaf)
             }
         }
@@ -112,20 +105,16 @@ struct NearestCandidates: @unchecked Sendable {
             word = child(quadrant, of: Int(word))
         }
         // A root that is a leaf has no bit (it is the whole cell, which the cell's boundaries cross).
-        let inside = bit >= 0 && Self.isSet(bit, in: insideLeaves)
-        let territorial = !inside && bit >= 0 && Self.isSet(bit, in: territorialLeaves)
+        var inside = false
+        if bit >= 0, let insideLeaves {
+            inside = PlacesTables.u8(insideLeaves, bit >> 3) & (1 << UInt8(bit & 7)) != 0
+        }
         let dropped = Self.maximumDepth - depth
         return CandidateLeaf(
-            word: word, inside: inside, territorial: territorial,
+            word: word, inside: inside,
             south: cellSouth + Double((y >> dropped) << dropped) * Self.unit,
             west: cellWest + Double((x >> dropped) << dropped) * Self.unit,
             size: Double(1 << dropped) * Self.unit)
-    }
-
-    @inline(__always)
-    private static func isSet(_ bit: Int, in bits: UnsafeRawPointer?) -> Bool {
-        guard let bits else { return false }
-        return PlacesTables.u8(bits, bit >> 3) & (1 << UInt8(bit & 7)) != 0
     }
 
     /// The side of a box at `maximumDepth`: 0.5° / 2¹⁶, a power of two, so that every box edge
@@ -155,8 +144,6 @@ struct CandidateLeaf {
     var word: UInt32
     /// `NRIN` marks it wholly inside its tree's country.
     var inside: Bool
-    /// `NRTS` marks it wholly in its tree's country's territorial sea (never with `inside`).
-    var territorial: Bool
     var south: Double
     var west: Double
     var size: Double

@@ -16,11 +16,8 @@ struct PlacesFileDirectory {
     /// Optional sections (all of them or none) and their record sizes: the nearest-place candidates.
     static let optional: [(tag: String, recordSize: Int)] = [("NRCL", 4), ("NRPT", 8), ("NRND", 16), ("NRCA", 2)]
 
-    /// Optional sections of their own that need the nearest-place candidates: the leaves inside one country,
-    /// and the leaves in one country's territorial sea.
+    /// An optional section of its own that needs the nearest-place candidates: the leaves inside one country.
     static let insideLeaves = "NRIN"
-    static let territorialLeaves = "NRTS"
-    static let leafClasses = [insideLeaves, territorialLeaves]
 
     private var sections: [String: UnsafeRawBufferPointer] = [:]
 
@@ -52,7 +49,7 @@ struct PlacesFileDirectory {
             }
             // Unknown tags are ignored; a repeated required tag would make the file ambiguous.
             guard Self.required.contains(where: { $0.tag == tag }) || Self.optional.contains(where: { $0.tag == tag })
-                || Self.leafClasses.contains(tag)
+                || tag == Self.insideLeaves
             else { continue }
             guard sections[tag] == nil else {
                 throw .corrupt(path: path, reason: "section \(tag) appears twice in the directory")
@@ -73,8 +70,8 @@ struct PlacesFileDirectory {
             let missing = Self.optional.filter { sections[$0.tag] == nil }.map(\.tag).joined(separator: ", ")
             throw .corrupt(path: path, reason: "the nearest-place candidates are incomplete: \(missing) missing")
         }
-        for tag in Self.leafClasses where sections[tag] != nil && present.isEmpty {
-            throw .corrupt(path: path, reason: "section \(tag) needs the nearest-place candidates")
+        if sections[Self.insideLeaves] != nil, present.isEmpty {
+            throw .corrupt(path: path, reason: "section \(Self.insideLeaves) needs the nearest-place candidates")
         }
         for (tag, recordSize) in present where sections[tag]!.count % recordSize != 0 {
             throw .corrupt(path: path, reason: "section \(tag) is \(sections[tag]!.count) bytes, not a multiple of "
@@ -85,8 +82,8 @@ struct PlacesFileDirectory {
     /// Whether the file has the optional nearest-place candidates (all their sections: `init` checked).
     var hasNearestCandidates: Bool { sections["NRCL"] != nil }
 
-    /// `NRIN` or `NRTS` (`leafClasses`), when the file has it (with the candidates: `init` checked).
-    func leafClass(_ tag: String) -> UnsafeRawBufferPointer? { sections[tag] }
+    /// `NRIN`, when the file has it (with the candidates: `init` checked).
+    var insideLeaves: UnsafeRawBufferPointer? { sections[Self.insideLeaves] }
 
     /// The section's bytes (a required tag, present after `init`).
     func bytes(_ tag: String) -> UnsafeRawBufferPointer { sections[tag]! }

@@ -60,12 +60,11 @@ enum PlacesFileValidator {
     }
 
     /// The nearest-place candidate sections' index: `NRCL` ascending inside `NRPT`, `NRPT`'s countries in
-    /// range and its root words inside `NRND` or `NRCA`; `NRIN` and `NRTS`, when present, a bit for every child
-    /// of every node (any bit pattern is safe: a bit only chooses between answers, never an address). The ~2
-    /// million words of `NRND` and `NRCA` are checked where a query reads them instead
-    /// (`NearestCandidates.leaf` and `nearest`: a few compares a query, where checking them all here cost ~5 ms
-    /// of the first answer's ~20): a wrong one sends that query to the k-d search, so a corrupt tree can neither
-    /// crash nor loop.
+    /// range and its root words inside `NRND` or `NRCA`; `NRIN`, when present, a bit for every child of every
+    /// node (any bit pattern is safe: a bit only chooses between two answers, never an address). The ~2 million words of `NRND` and `NRCA` are checked
+    /// where a query reads them instead (`NearestCandidates.leaf` and `nearest`: a few compares a query, where
+    /// checking them all here cost ~5 ms of the first answer's ~20): a wrong one sends that query to the k-d
+    /// search, so a corrupt tree can neither crash nor loop.
     private static func nearestCandidates(
         _ directory: PlacesFileDirectory, countries: Int, corrupt: (String) -> PlacesDatabaseError
     ) throws(PlacesDatabaseError) -> NearestCandidates {
@@ -78,20 +77,13 @@ enum PlacesFileValidator {
         var candidates = NearestCandidates(
             cellFirst: cellFirst, roots: roots, rootCount: rootCount, nodes: nodes, nodeCount: nodeCount,
             places: candidatePlaces, placeCount: candidateCount)
-        var leafClasses: [UnsafeRawPointer?] = []
-        for tag in PlacesFileDirectory.leafClasses {
-            guard let bits = directory.leafClass(tag) else {
-                leafClasses.append(nil)
-                continue
-            }
+        if let insideLeaves = directory.insideLeaves {
             let bytes = (4 * nodeCount + 7) / 8
-            guard bits.count == bytes else {
-                throw corrupt("\(tag) is \(bits.count) bytes, not \(bytes) (4 bits for each of \(nodeCount) nodes)")
+            guard insideLeaves.count == bytes else {
+                throw corrupt("NRIN is \(insideLeaves.count) bytes, not \(bytes) (4 bits for each of \(nodeCount) nodes)")
             }
-            leafClasses.append(bits.baseAddress ?? UnsafeRawPointer(bitPattern: 8)!)
+            candidates.insideLeaves = insideLeaves.baseAddress ?? UnsafeRawPointer(bitPattern: 8)!
         }
-        candidates.insideLeaves = leafClasses[0]
-        candidates.territorialLeaves = leafClasses[1]
         // Flags as integers, combined with `|`: no short-circuit, so the loops compile to selects; a wrong file
         // is read again for the precise reason.
         var wrong: UInt = 0

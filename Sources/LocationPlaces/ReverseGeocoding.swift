@@ -144,17 +144,17 @@ extension PlacesDatabase {
         return found
     }
 
-    /// `NearestCandidates.classifiedLeaf`, from the leaf `memory` kept when it holds the point.
+    /// `NearestCandidates.insideLeaf`, from the leaf `memory` kept when it holds the point.
     @inline(__always)
-    private func classifiedLeaf(
+    private func insideLeaf(
         row: Int, column: Int, latitude: Double, longitude: Double, memory: inout AnswerMemory
     ) -> (country: Int, leaf: CandidateLeaf)? {
         let cell = row * PlacesTables.gridColumns + column
         if let remembered = memory.leaf(cell: cell, country: nil, latitude: latitude, longitude: longitude),
-           remembered.inside || remembered.territorial {
+           remembered.inside {
             return (memory.leafCountry, remembered)
         }
-        guard let found = tables.nearestCandidates?.classifiedLeaf(
+        guard let found = tables.nearestCandidates?.insideLeaf(
             row: row, column: column, latitude: latitude, longitude: longitude) else { return nil }
         memory.remember(found.leaf, cell: cell, country: found.country)
         return found
@@ -189,15 +189,8 @@ extension PlacesDatabase {
             return PlaceDescription(strings: seaAnswers[answer], latitude: latitude, longitude: longitude, radius: 0)
         case .mixed(let cell):
             if memory.remembers,
-               let (country, leaf) = classifiedLeaf(row: row, column: column, latitude: latitude,
-                                                    longitude: longitude, memory: &memory) {
-                if leaf.territorial {
-                    // The leaf lies wholly in `country`'s territorial sea: what the polygons and the coasts answer.
-                    let water = WaterBody.at(latitude: latitude, longitude: longitude)
-                    let hit = ReverseHit(surface: .territorialSea, polygonCountry: country, place: nil, locality: nil,
-                                         water: water)
-                    return waterAnswer(hit, latitude: latitude, longitude: longitude, memory: &memory)
-                }
+               let (country, leaf) = insideLeaf(row: row, column: column, latitude: latitude, longitude: longitude,
+                                                memory: &memory) {
                 // The point's leaf lies wholly inside `country`'s polygons: what the point in polygon answers.
                 let found = nearestPlace(inCountry: country, latitude: latitude, longitude: longitude, leaf: leaf.word,
                                          memory: &memory)

