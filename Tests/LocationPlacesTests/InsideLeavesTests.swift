@@ -24,25 +24,6 @@ import TestSupport
         return builder
     }
 
-    private func database(_ builder: PlacesFileBuilder) throws -> (PlacesDatabase, TemporaryDirectory) {
-        let directory = try TemporaryDirectory()
-        let path = try directory.write(builder.bytes(), named: "places.bin")
-        return (try PlacesDatabase.open(path: path), directory)
-    }
-
-    private func openError(_ builder: PlacesFileBuilder) throws -> String? {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = try directory.write(builder.bytes(), named: "places.bin")
-        do {
-            _ = try PlacesDatabase.open(path: path)
-            return nil
-        } catch {
-            guard case .corrupt(_, let reason) = error else { return "not .corrupt: \(error)" }
-            return reason
-        }
-    }
-
     /// A point south-east of the line, at sea, ~19 km from it: Testland's territorial sea by the polygons.
     static let seaPoint = (latitude: 10.05, longitude: 10.95)
     /// A point north-west of the line, in Testland, 48 km from Alpha.
@@ -51,7 +32,7 @@ import TestSupport
     @Test func aMarkedLeafDecidesTheCountryInABatch() throws {
         // South-east marked: the leaf is trusted over the polygons (a marked leaf is the generator's word that
         // the polygons answer Testland there), so the sea point becomes land; north-west marked too.
-        let (database, directory) = try database(Self.builder(insideBits: [0x60]))
+        let (database, directory) = try Self.builder(insideBits: [0x60]).opened()
         defer { directory.remove() }
         let answers = database.reverseGeocode([Self.seaPoint, Self.landPoint])
         #expect(answers[0]?.isoCountryCode == "TL")
@@ -63,7 +44,7 @@ import TestSupport
     }
 
     @Test func unmarkedLeavesKeepThePolygons() throws {
-        let (database, directory) = try database(Self.builder(insideBits: [0]))
+        let (database, directory) = try Self.builder(insideBits: [0]).opened()
         defer { directory.remove() }
         let answers = database.reverseGeocode([Self.seaPoint, Self.landPoint])
         #expect(answers[0]?.ocean != nil)
@@ -73,10 +54,10 @@ import TestSupport
     }
 
     @Test func aWrongSectionIsCorrupt() throws {
-        #expect(try openError(Self.builder(insideBits: [0, 0]))?.contains("NRIN is 2 bytes, not 1") == true)
+        #expect(try Self.builder(insideBits: [0, 0]).openingError()?.contains("NRIN is 2 bytes, not 1") == true)
         var alone = PlacesFileBuilder.minimal()
         alone.sections.append(("NRIN", [0xFF]))
-        #expect(try openError(alone)?.contains("NRIN needs the nearest-place candidates") == true)
-        #expect(try openError(Self.builder(insideBits: nil)) == nil)
+        #expect(try alone.openingError()?.contains("NRIN needs the nearest-place candidates") == true)
+        #expect(try Self.builder(insideBits: nil).openingError() == nil)
     }
 }

@@ -27,28 +27,9 @@ import SeededRandom
         return builder
     }
 
-    private func open(_ builder: PlacesFileBuilder) throws -> (PlacesDatabase, TemporaryDirectory) {
-        let directory = try TemporaryDirectory()
-        let path = try directory.write(builder.bytes(), named: "places.bin")
-        return (try PlacesDatabase.open(path: path), directory)
-    }
-
-    private func openError(_ builder: PlacesFileBuilder) throws -> String? {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = try directory.write(builder.bytes(), named: "places.bin")
-        do {
-            _ = try PlacesDatabase.open(path: path)
-            return nil
-        } catch {
-            guard case .corrupt(_, let reason) = error else { return "not .corrupt: \(error)" }
-            return reason
-        }
-    }
-
     /// The batch reads the leaves (one call a point keeps the k-d search).
     @Test func theLeafHoldingThePointAnswersInABatch() throws {
-        let (database, directory) = try open(Self.builder())
+        let (database, directory) = try Self.builder().opened()
         defer { directory.remove() }
         let points: [(latitude: Double, longitude: Double)] = [(10.12, 10.08), (10.12, 10.3), (10.3, 10.1), (10.3, 10.3)]
         let answers = database.reverseGeocode(points)
@@ -69,7 +50,7 @@ import SeededRandom
         // the country's places.
         for (nodes, candidates) in [([0, 0, 0, 0] as [UInt32], [0] as [UInt32]), ([9, 9, 9, 9], [0]),
                                     ([leaf | 5, leaf | 5, leaf | 5, leaf | 5], [0]), ([leaf, leaf, leaf, leaf], [7])] {
-            let (database, directory) = try open(Self.builder(nodes: nodes, candidates: candidates))
+            let (database, directory) = try Self.builder(nodes: nodes, candidates: candidates).opened()
             defer { directory.remove() }
             let answers = database.reverseGeocode([(latitude: 10.12, longitude: 10.3), (latitude: 10.3, longitude: 10.3)])
             #expect(answers.map { $0?.locality } == ["Alpha", "Alpha"])
@@ -79,24 +60,24 @@ import SeededRandom
     @Test func aWrongIndexIsCorrupt() throws {
         var incomplete = Self.builder()
         incomplete.sections.removeAll { $0.tag == "NRND" }
-        #expect(try openError(incomplete)?.contains("NRND missing") == true)
+        #expect(try incomplete.openingError()?.contains("NRND missing") == true)
 
         var short = Self.builder()
         short.replace("NRCL", with: le32(0) + le32(1))
-        #expect(try openError(short)?.contains("NRCL has 2 entries") == true)
+        #expect(try short.openingError()?.contains("NRCL has 2 entries") == true)
 
         var descending = Self.builder()
         descending.patch("NRCL", at: 4 * 720 * 360, le32(0))
-        #expect(try openError(descending)?.contains("ascend") == true)
+        #expect(try descending.openingError()?.contains("ascend") == true)
 
-        #expect(try openError(Self.builder(rootCountry: 1))?.contains("NRPT[0] country is 1") == true)
-        #expect(try openError(Self.builder(root: 1))?.contains("outside NRND") == true)
+        #expect(try Self.builder(rootCountry: 1).openingError()?.contains("NRPT[0] country is 1") == true)
+        #expect(try Self.builder(root: 1).openingError()?.contains("outside NRND") == true)
         let outside = NearestCandidates.leafBit | 2 << 28
-        #expect(try openError(Self.builder(root: outside))?.contains("outside NRCA") == true)
+        #expect(try Self.builder(root: outside).openingError()?.contains("outside NRCA") == true)
 
         var ragged = Self.builder()
         ragged.replace("NRND", with: [1, 2, 3])
-        #expect(try openError(ragged)?.contains("NRND") == true)
+        #expect(try ragged.openingError()?.contains("NRND") == true)
     }
 
     /// The descent counts a point in units of the deepest box (`NearestCandidates.units`) instead of

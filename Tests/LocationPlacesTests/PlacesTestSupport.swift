@@ -30,3 +30,26 @@ extension TemporaryDirectory {
         return path
     }
 }
+
+extension PlacesFileBuilder {
+    /// The built file opened from a temporary directory, which the caller removes.
+    func opened() throws -> (PlacesDatabase, TemporaryDirectory) {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write(bytes(), named: "places.bin")
+        return (try PlacesDatabase.open(path: path), directory)
+    }
+
+    /// Why opening the built file fails (`.corrupt`'s reason), or nil when it opens.
+    func openingError() throws -> String? {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try directory.write(bytes(), named: "places.bin")
+        do {
+            _ = try PlacesDatabase.open(path: path)
+            return nil
+        } catch {
+            guard case .corrupt(_, let reason) = error else { return "not .corrupt: \(error)" }
+            return reason
+        }
+    }
+}
