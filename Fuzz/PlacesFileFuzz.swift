@@ -13,8 +13,8 @@
 // Errors are fine (they must say why); besides crashes and AddressSanitizer reports it traps when a
 // database that opened answers with an index out of its tables, answers a coordinate that is not
 // finite, when the batch answers a point one call refuses (or the reverse), or — for a file without
-// nearest-place candidates, where both take the same path — when the batch and one call a point disagree. fatalError, not precondition, so that -O builds print what
-// broke.
+// nearest-place candidates, where both take the same path — when the batch and one call a point
+// disagree. fatalError, not precondition, so that -O builds print what broke.
 
 import Foundation
 import LocationPlaces
@@ -85,16 +85,12 @@ private func query(_ database: PlacesDatabase, at points: [(latitude: Double, lo
     // not: it must still answer every point one call answers, with finite coordinates, and without crashing.
     let batch = database.reverseGeocode(points)
     for (index, answer) in batch.enumerated() {
-        if (answer == nil) != (single[index] == nil) {
+        if (answer == nil) != (single[index] == nil) || (batchMustAgree && answer != single[index]) {
             fatalError("point \(points[index]): the batch answers \(String(describing: answer)), one call "
                 + "\(String(describing: single[index]))")
         }
         if let answer, !answer.latitude.isFinite || !answer.longitude.isFinite {
             fatalError("a batch answer at a coordinate that is not finite: \(answer)")
-        }
-        if batchMustAgree, answer != single[index] {
-            fatalError("point \(points[index]): the batch answers \(String(describing: answer)), one call "
-                + "\(String(describing: single[index]))")
         }
     }
     for index in 0..<min(places, 4) {
