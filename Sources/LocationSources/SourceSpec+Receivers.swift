@@ -143,8 +143,11 @@ extension SourceSpec {
 
     /// The value of a `gpsd:` spec: empty-after-`//` is not allowed; `//HOST[:PORT]`.
     static func parseGPSD(_ value: String, spec: String) throws(SourceSpecError) -> SourceSpec {
-        guard value.hasPrefix("//") else { throw .malformedAddress(spec: spec, usage: Scheme.gpsd.usage) }
-        let rest = value.dropFirst(2)
+        // Scalars, not characters, as for the scheme's colon: "// \u{301}host" is spelled "//\u{301}host".
+        guard value.unicodeScalars.starts(with: "//".unicodeScalars) else {
+            throw .malformedAddress(spec: spec, usage: Scheme.gpsd.usage)
+        }
+        let rest = Substring(value.unicodeScalars.dropFirst(2))
         if let question = rest.firstIndex(of: "?") {
             let option = rest[rest.index(after: question)...].split(separator: "=").first.map(String.init) ?? ""
             throw .unknownOption(scheme: "gpsd", option: option, validOptions: [])

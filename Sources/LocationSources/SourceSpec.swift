@@ -117,13 +117,16 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
             self = .bluez()
             return
         }
-        guard let colon = text.firstIndex(of: ":") else {
+        // The colon is found among the Unicode scalars, not the characters: a value that starts with a combining
+        // mark ("iio: \u{65D}…") joins the colon into one character once the spelling drops the space after it.
+        let scalars = text.unicodeScalars
+        guard let colon = scalars.firstIndex(of: ":") else {
             throw .missingScheme(spec: text, validSchemes: valid)
         }
-        let schemeText = text[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
-        let value = text[text.index(after: colon)...]
-        guard let scheme = Scheme(rawValue: schemeText) else {
-            throw .unknownScheme(String(text[..<colon]), validSchemes: valid)
+        let schemePart = String(scalars[..<colon])
+        let value = String(scalars[scalars.index(after: colon)...])
+        guard let scheme = Scheme(rawValue: schemePart.trimmingCharacters(in: .whitespaces).lowercased()) else {
+            throw .unknownScheme(schemePart, validSchemes: valid)
         }
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { throw .missingValue(scheme: scheme.rawValue, usage: scheme.usage) }

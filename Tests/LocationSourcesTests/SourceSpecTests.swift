@@ -51,6 +51,10 @@ import Testing
         ("nmea:logs/drive.nmea?speed=60&checksum=optional",
          .nmea(.path("logs/drive.nmea"), .init(allowMissingChecksum: true, speed: 60))),
         ("nmea:logs/drive.nmea?pace=recorded&speed=0.5", .nmea(.path("logs/drive.nmea"), .init(pace: .recorded, speed: 0.5))),
+        // A value starting with a combining mark: the canonical spelling drops the space, and the colon and the
+        // mark become one character (found by the configuration-file fuzzer).
+        ("iio: \u{65D}dev", .iio(devicePath: "\u{65D}dev", buffered: false)),
+        ("gpsd:// \u{301}host:2947", .gpsd(host: "\u{301}host", port: 2947)),
     ]
 
     @Test(arguments: valid)
