@@ -120,9 +120,11 @@ import Testing
         let daemon = try FakeDaemon()
         try daemon.start()
         let result = Locked<Result<AuthorizationDatabase, any Error>?>(nil)
-        // The answer's timeout outlasts any wait of this task for a thread of the busy test pool.
+        // The answer's timeout outlasts any wait of this task for a thread of the busy test pool: with
+        // 60 s, a run on two cores that were busy besides saw the client give up and close before the
+        // garbage was sent.
         let thread = Thread {
-            result.withLock { $0 = Result { try DaemonControl.listApps(socketPath: daemon.socketPath, timeout: 60) } }
+            result.withLock { $0 = Result { try DaemonControl.listApps(socketPath: daemon.socketPath, timeout: 600) } }
         }
         thread.start()
         // 30 s, not the default 5: under a full parallel run on two shared cores the thread was seen
