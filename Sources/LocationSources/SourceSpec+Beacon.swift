@@ -8,11 +8,10 @@ extension SourceSpec {
             let option = query.split(separator: "=").first.map(String.init) ?? ""
             throw .unknownOption(scheme: "beacon", option: option, validOptions: [])
         }
-        let halves = value.split(separator: "@", omittingEmptySubsequences: false)
+        let halves = split(Substring(value), at: "@")
         guard halves.count == 2 else { throw .wrongFieldCount(spec: spec, usage: Scheme.beacon.usage) }
-        let fields = halves[0].split(separator: ",", omittingEmptySubsequences: false)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
-        let place = halves[1].split(separator: ",", omittingEmptySubsequences: false)
+        let fields = split(halves[0], at: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let place = split(halves[1], at: ",")
         guard fields.count == 4, place.count == 2 else { throw .wrongFieldCount(spec: spec, usage: Scheme.beacon.usage) }
         guard let uuid = UUID(uuidString: fields[0]) else { throw .malformedUUID(fields[0]) }
         guard let major = UInt16(fields[1]) else { throw .beaconValueOutOfRange(field: "major", value: fields[1]) }

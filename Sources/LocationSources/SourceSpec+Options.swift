@@ -3,12 +3,26 @@ import Foundation
 // The `?key=value&…` options every spec scheme writes the same way, and `speed=`, the one option
 // shared by all the replays (`sim:`, `gpx:`, `nmea:` logs).
 
+// Every delimiter of a spec (`:`, `//`, `?`, `&`, `=`, `@`, a port's `:` and brackets) is found among
+// Unicode scalars, never characters: a character can swallow one — a combining mark after it, or a
+// prepended mark such as U+0600 before it ("x\u{600}?" is one character) — so a value written beside a
+// delimiter in the canonical spelling would no longer parse as it was written.
+
 extension SourceSpec {
     /// Splits `VALUE?OPTIONS` at the first `?`: everything after it is options, so a path cannot
     /// contain `?`.
     static func splitOptions(_ value: String) -> (base: Substring, query: Substring?) {
-        guard let question = value.firstIndex(of: "?") else { return (Substring(value), nil) }
-        return (value[..<question], value[value.index(after: question)...])
+        let scalars = value.unicodeScalars
+        guard let question = scalars.firstIndex(of: "?") else { return (Substring(value), nil) }
+        return (Substring(scalars[..<question]), Substring(scalars[scalars.index(after: question)...]))
+    }
+
+    /// `text` split at each `separator` scalar (see the note on delimiters above).
+    static func split(
+        _ text: Substring, at separator: Unicode.Scalar, maxSplits: Int = .max, omittingEmpty: Bool = false
+    ) -> [Substring] {
+        text.unicodeScalars.split(separator: separator, maxSplits: maxSplits, omittingEmptySubsequences: omittingEmpty)
+            .map(Substring.init)
     }
 
     /// The `key=value` items of an option query, keys lowercased, in order; empty items (`&&`) are
@@ -20,8 +34,8 @@ extension SourceSpec {
                              valid: [String]) throws(SourceSpecError) -> [(key: String, value: String)] {
         var items: [(key: String, value: String)] = []
         var seen: Set<String> = []
-        for item in query.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        for item in split(query, at: "&", omittingEmpty: true) {
+            let parts = split(item, at: "=", maxSplits: 1)
             let key = parts[0].trimmingCharacters(in: .whitespaces).lowercased()
             let value = parts.count == 2 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
             guard valid.contains(key) else {

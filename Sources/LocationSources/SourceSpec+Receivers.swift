@@ -64,14 +64,15 @@ extension SourceSpec {
         if let query { options = try parseNMEAOptions(query) }
         let target = base.trimmingCharacters(in: .whitespaces)
         guard !target.isEmpty else { throw .missingValue(scheme: "nmea", usage: Scheme.nmea.usage) }
+        let scalars = target.unicodeScalars
         let endpoint: NMEAEndpoint
         if target == "-" {
             endpoint = .standardInput
-        } else if target.lowercased().hasPrefix("tcp://") {
-            let address = try parseAddress(String(target.dropFirst(6)), defaultPort: nil, spec: spec,
+        } else if String(scalars.prefix(6)).lowercased() == "tcp://" {
+            let address = try parseAddress(String(scalars.dropFirst(6)), defaultPort: nil, spec: spec,
                                            usage: "nmea:tcp://HOST:PORT")
             endpoint = .tcp(host: address.host, port: address.port)
-        } else if target.contains("://") {
+        } else if target.range(of: "://", options: .literal) != nil {
             throw .malformedAddress(spec: spec, usage: Scheme.nmea.usage)
         } else {
             endpoint = .path(target)
@@ -148,8 +149,8 @@ extension SourceSpec {
             throw .malformedAddress(spec: spec, usage: Scheme.gpsd.usage)
         }
         let rest = Substring(value.unicodeScalars.dropFirst(2))
-        if let question = rest.firstIndex(of: "?") {
-            let option = rest[rest.index(after: question)...].split(separator: "=").first.map(String.init) ?? ""
+        if let query = splitOptions(String(rest)).query {
+            let option = query.split(separator: "=").first.map(String.init) ?? ""
             throw .unknownOption(scheme: "gpsd", option: option, validOptions: [])
         }
         let address = try parseAddress(String(rest), defaultPort: GPSDSource.defaultPort, spec: spec,
@@ -161,21 +162,21 @@ extension SourceSpec {
     /// tolerated.
     static func parseAddress(_ text: String, defaultPort: Int?, spec: String,
                              usage: String) throws(SourceSpecError) -> (host: String, port: Int) {
-        var text = Substring(text.trimmingCharacters(in: .whitespaces))
-        if text.hasSuffix("/") { text = text.dropLast() }
+        var text = Substring(text.trimmingCharacters(in: .whitespaces)).unicodeScalars
+        if text.last == "/" { text = text.dropLast() }
         var host: Substring
         var portText: Substring?
-        if text.hasPrefix("[") {
+        if text.first == "[" {
             guard let close = text.firstIndex(of: "]") else { throw .malformedAddress(spec: spec, usage: usage) }
-            host = text[text.index(after: text.startIndex)..<close]
+            host = Substring(text[text.index(after: text.startIndex)..<close])
             let after = text[text.index(after: close)...]
             if !after.isEmpty {
-                guard after.hasPrefix(":") else { throw .malformedAddress(spec: spec, usage: usage) }
-                portText = after.dropFirst()
+                guard after.first == ":" else { throw .malformedAddress(spec: spec, usage: usage) }
+                portText = Substring(after.dropFirst())
             }
-            guard host.contains(":") else { throw .malformedAddress(spec: spec, usage: usage) }
+            guard host.unicodeScalars.contains(":") else { throw .malformedAddress(spec: spec, usage: usage) }
         } else {
-            let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+            let parts = split(Substring(text), at: ":")
             guard parts.count <= 2 else { throw .ipv6NeedsBrackets(spec: spec) }
             host = parts[0]
             portText = parts.count == 2 ? parts[1] : nil

@@ -171,11 +171,14 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
         let speed = try parseReplaySpeed(query, scheme: "gpx")
         let text = base.trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else { throw .missingValue(scheme: "gpx", usage: Scheme.gpx.usage) }
-        guard let at = text.lastIndex(of: "@"), let travelSpeed = parseDecimal(text[text.index(after: at)...]) else {
+        let scalars = text.unicodeScalars
+        guard let at = scalars.lastIndex(of: "@"),
+              let travelSpeed = parseDecimal(Substring(scalars[scalars.index(after: at)...])) else {
             return .gpx(path: text, speed: speed)
         }
         guard travelSpeed.isFinite, travelSpeed > 0 else { throw .badSpeed(travelSpeed) }
-        return .gpx(path: String(text[..<at]).trimmingCharacters(in: .whitespaces), travelSpeed: travelSpeed, speed: speed)
+        return .gpx(path: String(scalars[..<at]).trimmingCharacters(in: .whitespaces), travelSpeed: travelSpeed,
+                    speed: speed)
     }
 
     /// The options of `sim:` and `gpx:`: `speed=N` alone (nil when the query names none).
@@ -193,7 +196,7 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
             let option = query.split(separator: "=").first.map(String.init) ?? ""
             throw .unknownOption(scheme: "fixed", option: option, validOptions: [])
         }
-        let fields = value.split(separator: ",", omittingEmptySubsequences: false)
+        let fields = split(Substring(value), at: ",")
         guard fields.count == 2 || fields.count == 3 else {
             throw .wrongFieldCount(spec: spec, usage: Scheme.fixed.usage)
         }

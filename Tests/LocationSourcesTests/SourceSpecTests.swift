@@ -55,6 +55,13 @@ import Testing
         // mark become one character (found by the configuration-file fuzzer).
         ("iio: \u{65D}dev", .iio(devicePath: "\u{65D}dev", buffered: false)),
         ("gpsd:// \u{301}host:2947", .gpsd(host: "\u{301}host", port: 2947)),
+        // A value ending in a prepended mark (U+0600), which joins the delimiter after it into one character
+        // once the spelling drops the space between them.
+        ("iio:x\u{600} ?mode=buffered", .iio(devicePath: "x\u{600}", buffered: true)),
+        ("gpx:/tmp/a\u{600} @5", .gpx(path: "/tmp/a\u{600}", travelSpeed: 5)),
+        ("nmea:log\u{600} ?speed=2", .nmea(.path("log\u{600}"), .init(speed: 2))),
+        ("nmea:tcp:// \u{301}host:10110", .nmea(.tcp(host: "\u{301}host", port: 10110), .init())),
+        ("gpsd://[\u{600}:1]", .gpsd(host: "\u{600}:1", port: 2947)),
     ]
 
     @Test(arguments: valid)

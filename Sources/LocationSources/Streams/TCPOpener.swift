@@ -20,7 +20,7 @@ struct TCPOpener: StreamOpener {
 
     /// `host:port`, with an IPv6 address in brackets.
     static func hostPort(_ host: String, _ port: Int) -> String {
-        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        host.unicodeScalars.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 
     func open(_ cancellation: OpenCancellation) throws(StreamError) -> OpenedDescriptor {
