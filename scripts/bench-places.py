@@ -19,7 +19,7 @@ loaded = time.perf_counter() - start
 queries = [tuple(p) for p in points]
 best = float("inf")
 for _ in range(int(sys.argv[2])):
-    answers = None  # the last call's list let go first, so the peak memory is one call's
+    answers = None  # the last call's list let go before the next call makes its own
     start = time.perf_counter()
     answers = geo.query(queries)
     best = min(best, time.perf_counter() - start)
@@ -84,8 +84,8 @@ def main():
     locationctl = os.path.join(args.bin, "locationctl")
 
     cores = os.cpu_count()
-    print(f"machine: {cores} cores; the best of 3 alternating rounds of 3 calls each. One thread against reverse_geocoder's"
-          f" single process (mode 1), and the batch on every core against reverse_geocoder's best of mode 1 and"
+    print(f"machine: {cores} cores; the best of 3 alternating rounds of 3 calls each. One thread against"
+          f" reverse_geocoder's single process (mode 1), and the batch on every core against reverse_geocoder's best of mode 1 and"
           f" its default, mode 2 (a process a core)")
     for workload, seed in (("earth", 1), ("populated", 2)):
         path = os.path.join(args.work, f"places-{workload}-{args.points}-seed{seed}.f64")

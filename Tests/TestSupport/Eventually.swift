@@ -1,9 +1,9 @@
 import Foundation
 
 /// Polls `condition` every `interval` (5 ms unless a poll is costly) until it holds or `timeout`
-/// passes (and a few polls were made), suspending between polls so that no thread of the test pool is held. Returns whether it held:
-/// use it inside `#expect`/`#require` (which report the condition's source text when it did not), or
-/// negated for "did not happen within".
+/// passes (and a few polls were made), suspending between polls so that no thread of the test pool is
+/// held. Returns whether it held: use it inside `#expect`/`#require` (which report the condition's source
+/// text when it did not), or negated for "did not happen within".
 ///
 /// This is the tests' one polling loop: waiting on another thread's progress goes through it.
 public func eventually(
