@@ -7,22 +7,9 @@ import TestSupport
 /// Files that are not valid places databases give `.corrupt`/`.unsupportedVersion` with a precise reason,
 /// never a crash; the crafted files come from `PlacesFileBuilder`.
 @Suite struct CorruptDatabaseTests {
-    /// Opens `bytes` written to a temporary file; returns the error, or `nil` when the file opened.
-    private func openError(_ bytes: [UInt8]) throws -> PlacesDatabaseError? {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = try directory.write(bytes, named: "places.bin")
-        do {
-            _ = try PlacesDatabase.open(path: path)
-            return nil
-        } catch {
-            return error
-        }
-    }
-
     private func expectCorrupt(_ bytes: [UInt8], mentioning words: [String],
                                sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let error = try openError(bytes)
+        let error = try errorOpening(bytes)
         guard case .corrupt(_, let reason)? = error else {
             Issue.record("expected .corrupt, got \(String(describing: error))", sourceLocation: sourceLocation)
             return
@@ -78,7 +65,7 @@ import TestSupport
     @Test func aFutureVersionIsUnsupported() throws {
         var builder = PlacesFileBuilder.minimal()
         builder.version = 3
-        let error = try openError(builder.bytes())
+        let error = try errorOpening(builder.bytes())
         guard case .unsupportedVersion(_, 3)? = error else {
             Issue.record("expected .unsupportedVersion(3), got \(String(describing: error))")
             return
@@ -90,7 +77,7 @@ import TestSupport
     @Test func versionOneIsUnsupported() throws {
         var builder = PlacesFileBuilder.minimal()
         builder.version = 1
-        guard case .unsupportedVersion(_, 1)? = try openError(builder.bytes()) else {
+        guard case .unsupportedVersion(_, 1)? = try errorOpening(builder.bytes()) else {
             Issue.record("expected .unsupportedVersion(1)")
             return
         }
@@ -121,7 +108,7 @@ import TestSupport
         // Every cut through the header and directory, then a spread of cuts through the sections.
         let cuts = Array(0..<(16 + 24 * 13 + 8)) + Array(stride(from: 400, to: bytes.count, by: 4099)) + [bytes.count - 1]
         for cut in cuts {
-            let error = try openError(Array(bytes[..<cut]))
+            let error = try errorOpening(Array(bytes[..<cut]))
             guard case .corrupt? = error else {
                 Issue.record("a file cut at \(cut) of \(bytes.count) bytes gave \(String(describing: error))")
                 continue
@@ -144,7 +131,7 @@ import TestSupport
     @Test func unknownSectionsAreIgnored() throws {
         var builder = PlacesFileBuilder.minimal()
         builder.sections.append(("XTRA", [1, 2, 3]))
-        #expect(try openError(builder.bytes()) == nil)
+        #expect(try errorOpening(builder.bytes()) == nil)
     }
 
     @Test func aLengthThatIsNotWholeRecordsIsCorrupt() throws {
@@ -216,7 +203,7 @@ import TestSupport
     @Test func unknownBitsInACountryCellAreCorrupt() throws {
         var builder = PlacesFileBuilder.minimal()
         builder.patch("GRID", at: 0, le32((1 << 30) | (1 << 16)))  // "no place in reach": known
-        #expect(try openError(builder.bytes()) == nil)
+        #expect(try errorOpening(builder.bytes()) == nil)
         builder.patch("GRID", at: 0, le32((1 << 30) | (1 << 17)))
         try expectCorrupt(builder.bytes(), mentioning: ["GRID[row 0, column 0]", "unknown bits"])
     }
@@ -235,11 +222,11 @@ import TestSupport
         var generator = SplitMix64(seed: 7)
         for length in [1, 15, 16, 17, 100, 4096, 70_000] {
             var bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
-            #expect(try openError(bytes) != nil)
+            #expect(try errorOpening(bytes) != nil)
             // Garbage behind a valid magic and version.
             if length >= 16 {
                 bytes.replaceSubrange(0..<12, with: Array("CLPLACES".utf8) + le32(PlacesFileDirectory.version))
-                let error = try openError(bytes)
+                let error = try errorOpening(bytes)
                 guard case .corrupt? = error else {
                     Issue.record("garbage of \(length) bytes behind a valid header gave \(String(describing: error))")
                     continue

@@ -31,6 +31,19 @@ extension TemporaryDirectory {
     }
 }
 
+/// What opening `bytes`, written to a temporary file, throws; nil when the file opens.
+func errorOpening(_ bytes: [UInt8]) throws -> PlacesDatabaseError? {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = try directory.write(bytes, named: "places.bin")
+    do {
+        _ = try PlacesDatabase.open(path: path)
+        return nil
+    } catch {
+        return error
+    }
+}
+
 extension PlacesFileBuilder {
     /// The built file opened from a temporary directory, which the caller removes.
     func opened() throws -> (PlacesDatabase, TemporaryDirectory) {
@@ -41,15 +54,8 @@ extension PlacesFileBuilder {
 
     /// Why opening the built file fails (`.corrupt`'s reason), or nil when it opens.
     func openingError() throws -> String? {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = try directory.write(bytes(), named: "places.bin")
-        do {
-            _ = try PlacesDatabase.open(path: path)
-            return nil
-        } catch {
-            guard case .corrupt(_, let reason) = error else { return "not .corrupt: \(error)" }
-            return reason
-        }
+        guard let error = try errorOpening(bytes()) else { return nil }
+        guard case .corrupt(_, let reason) = error else { return "not .corrupt: \(error)" }
+        return reason
     }
 }
