@@ -4,10 +4,7 @@ import LocationProtocol
 extension SourceSpec {
     /// `UUID,MAJOR,MINOR,POWER@LAT,LON`.
     static func parseBeacon(_ value: String, spec: String) throws(SourceSpecError) -> SourceSpec {
-        if let query = splitOptions(value).query {
-            let option = query.split(separator: "=").first.map(String.init) ?? ""
-            throw .unknownOption(scheme: "beacon", option: option, validOptions: [])
-        }
+        try refuseOptions(in: value, scheme: "beacon")
         let halves = split(Substring(value), at: "@")
         guard halves.count == 2 else { throw .wrongFieldCount(spec: spec, usage: Scheme.beacon.usage) }
         let fields = split(halves[0], at: ",").map { $0.trimmingCharacters(in: .whitespaces) }

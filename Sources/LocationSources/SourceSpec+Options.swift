@@ -17,6 +17,13 @@ extension SourceSpec {
         return (Substring(scalars[..<question]), Substring(scalars[scalars.index(after: question)...]))
     }
 
+    /// Refuses the options of a scheme that takes none, naming the first one given.
+    static func refuseOptions(in value: String, scheme: String) throws(SourceSpecError) {
+        guard let query = splitOptions(value).query else { return }
+        let option = query.split(separator: "=").first.map(String.init) ?? ""
+        throw .unknownOption(scheme: scheme, option: option, validOptions: [])
+    }
+
     /// `text` split at each `separator` scalar (see the note on delimiters above).
     static func split(
         _ text: Substring, at separator: Unicode.Scalar, maxSplits: Int = .max, omittingEmpty: Bool = false

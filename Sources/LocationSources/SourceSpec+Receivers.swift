@@ -149,10 +149,7 @@ extension SourceSpec {
             throw .malformedAddress(spec: spec, usage: Scheme.gpsd.usage)
         }
         let rest = Substring(value.unicodeScalars.dropFirst(2))
-        if let query = splitOptions(String(rest)).query {
-            let option = query.split(separator: "=").first.map(String.init) ?? ""
-            throw .unknownOption(scheme: "gpsd", option: option, validOptions: [])
-        }
+        try refuseOptions(in: String(rest), scheme: "gpsd")
         let address = try parseAddress(String(rest), defaultPort: GPSDSource.defaultPort, spec: spec,
                                        usage: Scheme.gpsd.usage)
         return .gpsd(host: address.host, port: address.port)

@@ -192,10 +192,7 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
     }
 
     private static func parseFixed(_ value: String, spec: String) throws(SourceSpecError) -> SourceSpec {
-        if let query = splitOptions(value).query {
-            let option = query.split(separator: "=").first.map(String.init) ?? ""
-            throw .unknownOption(scheme: "fixed", option: option, validOptions: [])
-        }
+        try refuseOptions(in: value, scheme: "fixed")
         let fields = split(Substring(value), at: ",")
         guard fields.count == 2 || fields.count == 3 else {
             throw .wrongFieldCount(spec: spec, usage: Scheme.fixed.usage)
@@ -217,10 +214,7 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
 
     /// `DEGREES`: any finite number of degrees, normalized to 0 ..< 360.
     private static func parseCompass(_ value: String) throws(SourceSpecError) -> SourceSpec {
-        if let query = splitOptions(value).query {
-            let option = query.split(separator: "=").first.map(String.init) ?? ""
-            throw .unknownOption(scheme: "compass", option: option, validOptions: [])
-        }
+        try refuseOptions(in: value, scheme: "compass")
         guard let degrees = parseDecimal(value), degrees.isFinite else {
             throw .malformedNumber(field: "heading", value: value)
         }
