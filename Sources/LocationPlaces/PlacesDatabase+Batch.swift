@@ -72,7 +72,7 @@ extension PlacesDatabase {
                     let worker = workers[claims.owner(of: chunk)]
                     if try worker.deliverNext(chunk, waiting: false, body) {
                         chunk += 1
-                    } else if own.aheadChunk == nil, let next = claims.take(for: nil) {
+                    } else if own.canAnswerAhead, let next = claims.take(for: nil) {
                         // Rather than wait for the worker, answer the lowest chunk nobody has taken.
                         own.answerAhead(next)
                     } else {

@@ -232,4 +232,37 @@ import SeededRandom
             }
         }
     }
+
+    /// Up to two chunks are answered ahead (a worker kept from its processor does not stop the caller after
+    /// one), handed on oldest first, each as it would be answered at once; a third waits for room.
+    @Test func twoChunksAnsweredAheadAreHandedOnOldestFirst() throws {
+        let database = try packageDatabase()
+        let coordinates = Self.points(count: 3 * SpatialOrder.chunkSize + 10, seed: 6)
+        coordinates.withUnsafeBufferPointer { buffer in
+            let order = SpatialOrder.sortedKeys(of: buffer)
+            withExtendedLifetime(order) {
+                let batch = SortedBatch(coordinates: buffer, sorted: order.elements, firstIndex: 0)
+                var atOnce: [(Int, PlaceDescription?)] = []
+                let reference = BatchCallerChunks(database: database, batch: batch)
+                for chunk in [1, 3] { reference.answer(chunk) { atOnce.append(($0, $1)) } }
+
+                let chunks = BatchCallerChunks(database: database, batch: batch)
+                #expect(BatchCallerChunks.aheadLimit == 2)
+                chunks.answerAhead(1)
+                #expect(chunks.canAnswerAhead)
+                chunks.answerAhead(3)
+                #expect(!chunks.canAnswerAhead, "two held: no room for a third")
+                #expect(chunks.aheadChunk == 1, "the oldest first")
+                var ahead: [(Int, PlaceDescription?)] = []
+                chunks.deliverAhead { ahead.append(($0, $1)) }
+                #expect(chunks.aheadChunk == 3)
+                #expect(chunks.canAnswerAhead)
+                chunks.deliverAhead { ahead.append(($0, $1)) }
+                #expect(chunks.aheadChunk == nil)
+                #expect(ahead.count == SpatialOrder.chunkSize + 10)
+                #expect(ahead.map(\.0) == atOnce.map(\.0))
+                #expect(ahead.map(\.1) == atOnce.map(\.1))
+            }
+        }
+    }
 }
