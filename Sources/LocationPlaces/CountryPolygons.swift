@@ -33,6 +33,7 @@ enum PlacesGeometry {
 extension PlacesTables {
     /// The country polygon (or territorial sea) holding the point. `latitude` in [-90, 90], `longitude` in
     /// [-180, 180).
+    @inline(__always)
     func locate(latitude: Double, longitude: Double, entries: CellEntries, geometry: CellGeometry) -> PolygonAnswer {
         let (row, column) = Self.gridCell(latitude: latitude, longitude: longitude)
         let entry = gridEntry(row: row, column: column)
@@ -65,11 +66,13 @@ extension PlacesTables {
             }
             return .sea
         }
-        if let country = containingCountry(cell: cell, subCell: subCell, qx: qx, qy: qy, geometry: geometry) {
+        // Static, handed `grid` alone: a call of an instance method from here, inlined into a batch's loop,
+        // took a copy of the whole table struct (280 bytes and a retain) on every point in polygon.
+        if let country = Self.containingCountry(cell: cell, subCell: subCell, qx: qx, qy: qy, geometry: geometry) {
             return .land(country: country)
         }
-        return nearestCoast(row: row, column: column, latitude: latitude, longitude: longitude, entries: entries,
-                            geometry: geometry)
+        return Self.nearestCoast(grid: grid, row: row, column: column, latitude: latitude, longitude: longitude,
+                                 entries: entries, geometry: geometry)
     }
 
     /// The grid cell holding a point (`latitude` in [-90, 90], `longitude` in [-180, 180)).
@@ -82,7 +85,9 @@ extension PlacesTables {
     /// centre of its sub-cell with a country's boundary flips whether `q` shares that centre's side (spec:
     /// "Grid semantics"); the segment is short, so most boundary chunks' boxes miss it. Coordinates are in
     /// units of the cell's 1/65535 (`qx`, `qy` too), so the boundary points are used as stored, exactly.
-    private func containingCountry(cell: Int, subCell: Int, qx: Double, qy: Double, geometry: CellGeometry) -> Int? {
+    private static func containingCountry(
+        cell: Int, subCell: Int, qx: Double, qy: Double, geometry: CellGeometry
+    ) -> Int? {
         let subSize = 65535.0 / Double(Self.subCells)
         let cx = (Double(subCell % Self.subCells) + 0.5) * subSize, cy = (Double(subCell / Self.subCells) + 0.5) * subSize
         let dx = cx - qx, dy = cy - qy
@@ -133,9 +138,11 @@ extension PlacesTables {
     }
 
     /// The territorial search: the nearest boundary point in the mixed cells around `q` (rows ±1, columns
-    /// ±k as the generator computes them, wrapping across ±180°), by local equirectangular distance.
-    private func nearestCoast(
-        row: Int, column: Int, latitude: Double, longitude: Double, entries: CellEntries, geometry: CellGeometry
+    /// ±k as the generator computes them, wrapping across ±180°), by local equirectangular distance. `grid`:
+    /// the `GRID` section.
+    private static func nearestCoast(
+        grid: UnsafeRawPointer, row: Int, column: Int, latitude: Double, longitude: Double, entries: CellEntries,
+        geometry: CellGeometry
     ) -> PolygonAnswer {
         let limit = PlacesGeometry.territorialSea
         let metresPerDegree = PlacesGeometry.metresPerDegree
@@ -169,7 +176,7 @@ extension PlacesTables {
                 case .mixed(let mixed): cell = mixed
                 case .land, .sea: continue
                 case .general:
-                    let entry = gridEntry(row: neighbourRow, column: wrapped)
+                    let entry = gridEntry(grid, row: neighbourRow, column: wrapped)
                     guard entry >> 30 == 2 else { continue }
                     cell = Int(entry & 0x3FFF_FFFF)
                 }

@@ -129,7 +129,12 @@ struct PlacesTables: @unchecked Sendable {
     static let noPlaceInReachBit: UInt32 = 1 << 16
 
     @inline(__always) func gridEntry(row: Int, column: Int) -> UInt32 {
-        Self.u32(grid, (row * Self.gridColumns + column) * 4)
+        Self.gridEntry(grid, row: row, column: column)
+    }
+
+    /// Entry (`row`, `column`) of the `GRID` section at `grid`.
+    @inline(__always) static func gridEntry(_ grid: UnsafeRawPointer, row: Int, column: Int) -> UInt32 {
+        u32(grid, (row * gridColumns + column) * 4)
     }
 
     @inline(__always) func cellFirstPart(_ cell: Int) -> Int { Int(Self.u32(cells, cell * 8)) }
