@@ -11,8 +11,8 @@ extension PlacesDatabase {
     /// Answers every coordinate, handing each answer to `body` with the coordinate's index in
     /// `coordinates` — in spatial order, not index order. `nil` for coordinates that are not finite or
     /// out of range, as one call answers. Beyond the answers, it needs 16 bytes a point while it runs
-    /// (and a copy of the coordinates when the collection does not store them contiguously), and each
-    /// thread beyond the caller's ~2 MB.
+    /// (and a copy of the coordinates when the collection does not store them contiguously), and with more
+    /// than one thread ~2 MB a thread, the caller's included (the chunks it answers ahead).
     ///
     /// `threads`: at most this many threads answer (the caller's among them; 1 answers on the caller's
     /// alone). The sort is split over them, and they take the sorted points' chunks as each is free;
