@@ -4,7 +4,7 @@
 ///
 /// Why more than one ahead: a worker whose processor is taken from it for a while (two shared cores) would
 /// otherwise stop the caller too, which after one chunk ahead could only wait for it; with two the caller
-/// answers the worker's share meanwhile. Each costs a chunk of answers (~0.9 MB) while held.
+/// answers the worker's share meanwhile. Each costs a chunk of answers (768 KiB) while held.
 final class BatchCallerChunks {
     static let aheadLimit = 2
 
