@@ -148,9 +148,9 @@ extension SourceSpec {
         guard value.unicodeScalars.starts(with: "//".unicodeScalars) else {
             throw .malformedAddress(spec: spec, usage: Scheme.gpsd.usage)
         }
-        let rest = Substring(value.unicodeScalars.dropFirst(2))
-        try refuseOptions(in: String(rest), scheme: "gpsd")
-        let address = try parseAddress(String(rest), defaultPort: GPSDSource.defaultPort, spec: spec,
+        let rest = String(value.unicodeScalars.dropFirst(2))
+        try refuseOptions(in: rest, scheme: "gpsd")
+        let address = try parseAddress(rest, defaultPort: GPSDSource.defaultPort, spec: spec,
                                        usage: Scheme.gpsd.usage)
         return .gpsd(host: address.host, port: address.port)
     }
