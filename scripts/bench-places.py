@@ -85,8 +85,8 @@ def main():
 
     cores = os.cpu_count()
     print(f"machine: {cores} cores; the best of 3 alternating rounds of 3 calls each. One thread against"
-          f" reverse_geocoder's single process (mode 1), and the batch on every core against reverse_geocoder's best of mode 1 and"
-          f" its default, mode 2 (a process a core)")
+          f" reverse_geocoder's single process (mode 1), and the batch on every core against reverse_geocoder's"
+          f" best of mode 1 and its default, mode 2 (a process a core)")
     for workload, seed in (("earth", 1), ("populated", 2)):
         path = os.path.join(args.work, f"places-{workload}-{args.points}-seed{seed}.f64")
         if not os.path.exists(path):
