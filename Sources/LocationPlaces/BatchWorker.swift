@@ -2,28 +2,26 @@ import Foundation
 import Synchronization
 
 /// A thread beside a batch's caller that answers chunks of the sorted points (the lowest not yet taken,
-/// `BatchClaims`) into a ring of `slots` chunks of answers, which the caller hands on in the batch's order:
-/// the caller's `body` is called on the caller's thread only, and the answers still arrive chunk by chunk in
-/// spatial order.
+/// `BatchClaims`) into a ring of `slots` chunks of answers, which the caller hands on as they are ready: the
+/// caller's `body` is called on the caller's thread only, each chunk's answers in spatial order.
 ///
-/// Why a ring of two: the worker answers its next chunk while the caller hands on the previous one, and at
-/// most two chunks of answers wait (1.5 MB for 16,384-point chunks), which keeps a batch's memory what the
-/// sort's needs.
+/// Why a ring of two: the worker answers its next chunk while the caller answers one of its own, and at most
+/// two chunks of answers wait (1.5 MB for 16,384-point chunks), which keeps a batch's memory what the sort's
+/// needs. Four measured no faster.
 ///
 /// Synchronisation: a slot is the worker's between a `free` wait and the `ready` signal after it, and the
-/// caller's between a `ready` wait and the `free` signal after it; `produced` and `held` are the worker's,
-/// `consumed` the caller's.
+/// caller's between a `ready` wait and the `free` signal after it (the slot's chunk number is written before
+/// the signal and read after the wait); `produced` and `held` are the worker's, `consumed` the caller's.
+/// Every `ready` signal also signals `anyReady`, which the batch shares among its workers: a caller with no
+/// chunk left to take waits on it for whichever worker finishes first.
 final class BatchWorker: @unchecked Sendable {
     static let slots = 2
 
     private let database: PlacesDatabase
     private let batch: SortedBatch
     private let claims: BatchClaims
-    /// This worker's index among the batch's workers (what `BatchClaims` notes).
-    private let number: Int
+    private let anyReady: DispatchSemaphore
 
-    /// Made with no tokens and given `slots` in `init`: libdispatch stops the process when a semaphore is
-    /// freed holding fewer tokens than it was made with, as `free` does after a batch whose body threw.
     private let free = DispatchSemaphore(value: 0)
     private let ready = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
@@ -38,14 +36,20 @@ final class BatchWorker: @unchecked Sendable {
     private var consumed = 0
     /// Answers each slot holds (the worker's: it drops a slot's answers itself, before answering into it again).
     private var held = [Int](repeating: 0, count: BatchWorker.slots)
+    /// The chunk each slot holds.
+    private let slotChunks = UnsafeMutablePointer<Int>.allocate(capacity: BatchWorker.slots)
 
     /// `batch` must stay valid until `finish()` returns.
-    init(database: PlacesDatabase, batch: SortedBatch, claims: BatchClaims, number: Int) {
+    init(database: PlacesDatabase, batch: SortedBatch, claims: BatchClaims, anyReady: DispatchSemaphore) {
         self.database = database
         self.batch = batch
         self.claims = claims
-        self.number = number
+        self.anyReady = anyReady
         for _ in 0..<Self.slots { free.signal() }
+    }
+
+    deinit {
+        slotChunks.deallocate()
     }
 
     func start() {
@@ -59,7 +63,7 @@ final class BatchWorker: @unchecked Sendable {
         while true {
             free.wait()
             if cancelled.load(ordering: .acquiring) { break }
-            guard let chunk = claims.take(for: number) else {
+            guard let chunk = claims.take() else {
                 free.signal()
                 break
             }
@@ -69,8 +73,10 @@ final class BatchWorker: @unchecked Sendable {
             slot.deinitialize(count: held[produced % Self.slots])
             held[produced % Self.slots] = batch.answer(
                 chunk, by: database, into: slot, entries: entries, memory: &memory)
+            slotChunks[produced % Self.slots] = chunk
             produced += 1
             ready.signal()
+            anyReady.signal()
         }
         // Every slot back from the caller before its answers are dropped: `finish()` hands back the ones it will
         // not read.
@@ -81,22 +87,14 @@ final class BatchWorker: @unchecked Sendable {
         finished.signal()
     }
 
-    /// Hands this worker's next chunk, chunk `chunk`, to `body` with the coordinates' indexes: after waiting
-    /// for it, or, when `waiting` is false and it is not answered yet, not at all (false).
-    @discardableResult
-    func deliverNext(
-        _ chunk: Int, waiting: Bool = true,
-        _ body: (_ index: Int, _ place: PlaceDescription?) throws -> Void
-    ) rethrows -> Bool {
-        if waiting {
-            ready.wait()
-        } else if ready.wait(timeout: .now()) == .timedOut {
-            return false
-        }
+    /// Hands the oldest chunk this worker has answered and the caller not yet handed on to `body`, with the
+    /// coordinates' indexes; false, at once, when there is none.
+    func deliverReady(_ body: (_ index: Int, _ place: PlaceDescription?) throws -> Void) rethrows -> Bool {
+        guard ready.wait(timeout: .now()) == .success else { return false }
         let slot = answers + (consumed % Self.slots) * SpatialOrder.chunkSize
+        let positions = batch.positions(ofChunk: slotChunks[consumed % Self.slots])
         consumed += 1
         defer { free.signal() }
-        let positions = batch.positions(ofChunk: chunk)
         for next in 0..<positions.count {
             // Moved out and back, not copied: a copy is a retain here and a release after, on reference counts
             // the worker's processor keeps changing.

@@ -1,3 +1,4 @@
+import Dispatch
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -11,13 +12,14 @@ extension PlacesDatabase {
     /// Answers every coordinate, handing each answer to `body` with the coordinate's index in
     /// `coordinates` — in spatial order, not index order. `nil` for coordinates that are not finite or
     /// out of range, as one call answers. Beyond the answers, it needs 16 bytes a point while it runs
-    /// (and a copy of the coordinates when the collection does not store them contiguously), and with more
-    /// than one thread ~2 MB a thread, the caller's included (the chunks it answers ahead).
+    /// (and a copy of the coordinates when the collection does not store them contiguously), and ~2 MB for
+    /// each thread beyond the caller's.
     ///
     /// `threads`: at most this many threads answer (the caller's among them; 1 answers on the caller's
-    /// alone). The sort is split over them, and they take the sorted points' chunks as each is free;
-    /// `body` is called on the caller's thread only, one answer after another, chunk by chunk in spatial
-    /// order.
+    /// alone). The sort is split over them, and they take the sorted points' chunks (16,384 points) as each
+    /// is free; `body` is called on the caller's thread only, one answer after another, chunk by chunk,
+    /// each chunk's points in spatial order. On one thread the chunks come in spatial order too; with more,
+    /// in the order they are answered.
     public func reverseGeocode<Points: RandomAccessCollection>(
         _ coordinates: Points, threads: Int = PlacesDatabase.batchThreads,
         _ body: (_ index: Int, _ place: PlaceDescription?) throws -> Void
@@ -53,32 +55,30 @@ extension PlacesDatabase {
             let batch = SortedBatch(coordinates: coordinates, sorted: order.elements, firstIndex: firstIndex)
             let chunkCount = batch.chunkCount
             let claims = BatchClaims(chunkCount: chunkCount)
-            let workers = (0..<Swift.max(0, Swift.min(threads, chunkCount) - 1)).map { number in
-                BatchWorker(database: self, batch: batch, claims: claims, number: number)
+            let anyReady = DispatchSemaphore(value: 0)
+            let workers = (0..<Swift.max(0, Swift.min(threads, chunkCount) - 1)).map { _ in
+                BatchWorker(database: self, batch: batch, claims: claims, anyReady: anyReady)
             }
             for worker in workers { worker.start() }
             defer { for worker in workers { worker.finish() } }
             let own = BatchCallerChunks(database: self, batch: batch)
-            // The chunks are handed on in order; each is answered by whichever thread took it first.
-            var chunk = 0
-            while chunk < chunkCount {
-                if own.aheadChunk == chunk {
-                    try own.deliverAhead(body)
-                    chunk += 1
-                } else if workers.isEmpty || claims.take(chunk) {
+            // Each chunk is handed on by the caller as soon as it is answered, whichever thread answered it: the
+            // workers' first, then one of the caller's own, answered straight into `body`. Handing the chunks
+            // on in the sorted order instead made the caller answer most of its chunks into buffers while a
+            // worker finished the chunk before them, and then copy them out (near places, both cores:
+            // 91.6 → 86.8 ns a point, alternating).
+            var handedOn = 0
+            while handedOn < chunkCount {
+                for worker in workers {
+                    while try worker.deliverReady(body) { handedOn += 1 }
+                }
+                if let chunk = claims.take() {
                     try own.answer(chunk, body)
-                    chunk += 1
-                } else {
-                    let worker = workers[claims.owner(of: chunk)]
-                    if try worker.deliverNext(chunk, waiting: false, body) {
-                        chunk += 1
-                    } else if own.canAnswerAhead, let next = claims.take(for: nil) {
-                        // Rather than wait for the worker, answer the lowest chunk nobody has taken.
-                        own.answerAhead(next)
-                    } else {
-                        try worker.deliverNext(chunk, body)
-                        chunk += 1
-                    }
+                    handedOn += 1
+                } else if handedOn < chunkCount {
+                    // Every chunk is taken and a worker's is still being answered. A signal is left over for
+                    // each chunk handed on without waiting, so this may return at once; the loop then looks again.
+                    anyReady.wait()
                 }
             }
         }

@@ -138,26 +138,69 @@ import SeededRandom
     }
 
     /// Enough points that the sort splits too (two parts of at least `SpatialOrder.minimumPart`) and several
-    /// chunks go to each worker: one, two and three threads answer every point once, the same answer.
-    @Test(arguments: [2, 3])
+    /// chunks go to each worker: one, two and three threads answer every point once, the same answer, chunk by
+    /// chunk — every chunk of the sorted order whole and once, its points in spatial order; on one thread the
+    /// chunks in order too.
+    @Test(arguments: [1, 2, 3])
     func threadsAnswerWhatOneThreadAnswers(threads: Int) throws {
         let database = try packageDatabase()
         let coordinates = Self.points(count: 2 * SpatialOrder.minimumPart + 3 * SpatialOrder.chunkSize, seed: 0x7EAD)
         let alone = database.reverseGeocode(coordinates, threads: 1)
         var answered = [Int](repeating: 0, count: coordinates.count)
         var differing: [Int] = []
-        var keys: [UInt64] = []
+        var handedOn: [Int] = []
         database.reverseGeocode(coordinates, threads: threads) { index, place in
             answered[index] += 1
             if place != alone[index] { differing.append(index) }
-            keys.append(SpatialOrder.mortonKey(latitude: coordinates[index].latitude,
-                                               longitude: coordinates[index].longitude))
+            handedOn.append(index)
         }
         #expect(answered.allSatisfy { $0 == 1 })
         #expect(differing.isEmpty, "answers differ at \(differing.prefix(5).map { coordinates[$0] })")
-        // In spatial order across the whole batch: the workers' chunks are handed on between the caller's.
-        #expect(zip(keys, keys.dropFirst()).allSatisfy { $0 <= $1 })
+
+        let chunks = Self.sortedChunks(coordinates)
+        var chunkOf = [Int](repeating: -1, count: coordinates.count)
+        for (chunk, indexes) in chunks.enumerated() { for index in indexes { chunkOf[index] = chunk } }
+        var order: [Int] = []
+        var at = 0
+        while at < handedOn.count {
+            let chunk = chunkOf[handedOn[at]]
+            let expected = chunks[chunk]
+            #expect(Array(handedOn[at..<Swift.min(handedOn.count, at + expected.count)]) == expected,
+                    "chunk \(chunk) handed on whole, in spatial order")
+            order.append(chunk)
+            at += expected.count
+        }
+        #expect(order.sorted() == Array(chunks.indices), "every chunk once")
+        if threads == 1 { #expect(order == Array(chunks.indices)) }
         #expect(database.reverseGeocode(coordinates, threads: threads) == alone)
+    }
+
+    /// The coordinates' indexes in the batch's sorted order, chunk by chunk.
+    static func sortedChunks(_ coordinates: [(latitude: Double, longitude: Double)]) -> [[Int]] {
+        coordinates.withUnsafeBufferPointer { buffer in
+            let order = SpatialOrder.sortedKeys(of: buffer)
+            return withExtendedLifetime(order) {
+                let batch = SortedBatch(coordinates: buffer, sorted: order.elements, firstIndex: 0)
+                return (0..<batch.chunkCount).map { chunk in batch.positions(ofChunk: chunk).map(batch.index(at:)) }
+            }
+        }
+    }
+
+    /// Threads taking chunks at once take each exactly once, and none beyond the last.
+    @Test func everyChunkIsTakenOnce() async {
+        let claims = BatchClaims(chunkCount: 10_000)
+        let taken = await withTaskGroup(of: [Int].self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    var mine: [Int] = []
+                    while let chunk = claims.take() { mine.append(chunk) }
+                    return mine
+                }
+            }
+            return await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(taken.sorted() == Array(0..<10_000))
+        #expect(claims.take() == nil)
     }
 
     /// The sort split over threads gives the words the sort on one thread gives (it is stable either way).
@@ -193,76 +236,5 @@ import SeededRandom
         var again = 0
         database.reverseGeocode(coordinates, threads: 2) { _, place in if place != nil { again += 1 } }
         #expect(again > coordinates.count / 2)
-    }
-
-    /// A chunk the caller answers ahead (while a worker still answers the one before it) is handed on with the
-    /// answers, indexes and order of the chunk answered at once; a body that throws halfway leaves the rest
-    /// for the chunks' owner to drop.
-    @Test func aChunkAnsweredAheadIsTheChunkAnsweredAtOnce() throws {
-        struct Enough: Error {}
-        let database = try packageDatabase()
-        let coordinates = Self.points(count: 2 * SpatialOrder.chunkSize + 10, seed: 5)
-        coordinates.withUnsafeBufferPointer { buffer in
-            let order = SpatialOrder.sortedKeys(of: buffer)
-            withExtendedLifetime(order) {
-                var atOnce: [(Int, PlaceDescription?)] = []
-                var ahead: [(Int, PlaceDescription?)] = []
-                let chunks = BatchCallerChunks(
-                    database: database, batch: SortedBatch(coordinates: buffer, sorted: order.elements, firstIndex: 7))
-                chunks.answer(1) { atOnce.append(($0, $1)) }
-                chunks.answerAhead(1)
-                #expect(chunks.aheadChunk == 1)
-                chunks.deliverAhead { ahead.append(($0, $1)) }
-                #expect(chunks.aheadChunk == nil)
-                #expect(ahead.count == SpatialOrder.chunkSize)
-                #expect(ahead.map(\.0) == atOnce.map(\.0))
-                #expect(ahead.map(\.1) == atOnce.map(\.1))
-                #expect(Set(ahead.map(\.0)).count == ahead.count && ahead.allSatisfy { $0.0 >= 7 })
-
-                chunks.answerAhead(2)
-                var handed = 0
-                #expect(throws: Enough.self) {
-                    try chunks.deliverAhead { _, _ in
-                        if handed == 5 { throw Enough() }
-                        handed += 1
-                    }
-                }
-                #expect(handed == 5)
-                #expect(chunks.aheadChunk == 2, "still held: its remaining answers go with the object")
-            }
-        }
-    }
-
-    /// Up to two chunks are answered ahead (a worker kept from its processor does not stop the caller after
-    /// one), handed on oldest first, each as it would be answered at once; a third waits for room.
-    @Test func twoChunksAnsweredAheadAreHandedOnOldestFirst() throws {
-        let database = try packageDatabase()
-        let coordinates = Self.points(count: 3 * SpatialOrder.chunkSize + 10, seed: 6)
-        coordinates.withUnsafeBufferPointer { buffer in
-            let order = SpatialOrder.sortedKeys(of: buffer)
-            withExtendedLifetime(order) {
-                let batch = SortedBatch(coordinates: buffer, sorted: order.elements, firstIndex: 0)
-                var atOnce: [(Int, PlaceDescription?)] = []
-                let reference = BatchCallerChunks(database: database, batch: batch)
-                for chunk in [1, 3] { reference.answer(chunk) { atOnce.append(($0, $1)) } }
-
-                let chunks = BatchCallerChunks(database: database, batch: batch)
-                #expect(BatchCallerChunks.aheadLimit == 2)
-                chunks.answerAhead(1)
-                #expect(chunks.canAnswerAhead)
-                chunks.answerAhead(3)
-                #expect(!chunks.canAnswerAhead, "two held: no room for a third")
-                #expect(chunks.aheadChunk == 1, "the oldest first")
-                var ahead: [(Int, PlaceDescription?)] = []
-                chunks.deliverAhead { ahead.append(($0, $1)) }
-                #expect(chunks.aheadChunk == 3)
-                #expect(chunks.canAnswerAhead)
-                chunks.deliverAhead { ahead.append(($0, $1)) }
-                #expect(chunks.aheadChunk == nil)
-                #expect(ahead.count == SpatialOrder.chunkSize + 10)
-                #expect(ahead.map(\.0) == atOnce.map(\.0))
-                #expect(ahead.map(\.1) == atOnce.map(\.1))
-            }
-        }
     }
 }
