@@ -6,7 +6,7 @@ import Synchronization
 /// caller's `body` is called on the caller's thread only, each chunk's answers in spatial order.
 ///
 /// Why a ring of two: the worker answers its next chunk while the caller answers one of its own, and at most
-/// two chunks of answers wait (1.5 MB for 16,384-point chunks), which keeps a batch's memory what the sort's
+/// two chunks of answers wait (768 KB for 16,384-point chunks), which keeps a batch's memory what the sort's
 /// needs. Four measured no faster.
 ///
 /// Synchronisation: a slot is the worker's between a `free` wait and the `ready` signal after it, and the

@@ -12,7 +12,7 @@ extension PlacesDatabase {
     /// Answers every coordinate, handing each answer to `body` with the coordinate's index in
     /// `coordinates` — in spatial order, not index order. `nil` for coordinates that are not finite or
     /// out of range, as one call answers. Beyond the answers, it needs 16 bytes a point while it runs
-    /// (and a copy of the coordinates when the collection does not store them contiguously), and ~2 MB for
+    /// (and a copy of the coordinates when the collection does not store them contiguously), and ~1.2 MB for
     /// each thread beyond the caller's.
     ///
     /// `threads`: at most this many threads answer (the caller's among them; 1 answers on the caller's

@@ -186,7 +186,7 @@ extension PlacesDatabase {
             return landAnswer(country: country, place: found, latitude: latitude, longitude: longitude, memory: &memory)
         case .sea(let answer):
             // Open sea, most of the Earth: a prebuilt answer, shared.
-            return PlaceDescription(strings: seaAnswers[answer], latitude: latitude, longitude: longitude, radius: 0)
+            return PlaceDescription(strings: seaAnswers[answer], latitude: latitude, longitude: longitude)
         case .mixed(let cell):
             if memory.remembers,
                let (country, leaf) = insideLeaf(row: row, column: column, latitude: latitude, longitude: longitude,
@@ -208,7 +208,7 @@ extension PlacesDatabase {
         }
         if hit.surface == .sea, let water = hit.water {
             let strings = seaAnswers[CellEntries.seaAnswerIndex(water: water, longitude: longitude)]
-            return PlaceDescription(strings: strings, latitude: latitude, longitude: longitude, radius: 0)
+            return PlaceDescription(strings: strings, latitude: latitude, longitude: longitude)
         }
         return waterAnswer(hit, latitude: latitude, longitude: longitude, memory: &memory)
     }
@@ -226,7 +226,7 @@ extension PlacesDatabase {
             : hit.water != nil ? -2 - WaterBody.nauticalZoneIndex(longitude: longitude) : -1
         let key = WaterAnswerKey(country: country ?? -1, water: hit.water?.ordinal ?? -1, zone: zoneKey)
         if memory.remembers, let strings = memory.waterAnswer(key) {
-            return PlaceDescription(strings: strings, latitude: latitude, longitude: longitude, radius: 0)
+            return PlaceDescription(strings: strings, latitude: latitude, longitude: longitude)
         }
         let countryName = country.map { names.countryNames[$0] }
         var zone = names.timeZone(countryZone)
@@ -260,7 +260,7 @@ extension PlacesDatabase {
             recent.keep(answer, for: place)
             return answer
         }
-        return PlaceDescription(strings: countryAnswers[country], latitude: latitude, longitude: longitude, radius: 0)
+        return PlaceDescription(strings: countryAnswers[country], latitude: latitude, longitude: longitude)
     }
 
     /// A place as a placemark. The locality is the place's municipality (the place itself, or the city a
