@@ -10,7 +10,7 @@ final class BatchClaims: Sendable {
         count = chunkCount
     }
 
-    /// The lowest chunk not yet taken, now the caller's; `nil` when every chunk is taken.
+    /// The lowest chunk not yet taken, now the calling thread's; `nil` when every chunk is taken.
     func take() -> Int? {
         let chunk = next.add(1, ordering: .relaxed).oldValue
         return chunk < count ? chunk : nil

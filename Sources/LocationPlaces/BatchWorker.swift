@@ -22,6 +22,8 @@ final class BatchWorker: @unchecked Sendable {
     private let claims: BatchClaims
     private let anyReady: DispatchSemaphore
 
+    /// Made with no tokens and given `slots` in `init`: libdispatch stops the process when a semaphore is
+    /// freed holding fewer tokens than it was made with, as `free` does after a batch whose body threw.
     private let free = DispatchSemaphore(value: 0)
     private let ready = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)

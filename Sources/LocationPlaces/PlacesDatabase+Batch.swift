@@ -66,7 +66,7 @@ extension PlacesDatabase {
             // workers' first, then one of the caller's own, answered straight into `body`. Handing the chunks
             // on in the sorted order instead made the caller answer most of its chunks into buffers while a
             // worker finished the chunk before them, and then copy them out (near places, both cores:
-            // 91.6 → 86.8 ns a point, alternating).
+            // 90.1 → 84.5 ns a point, 10 alternating rounds).
             var handedOn = 0
             while handedOn < chunkCount {
                 for worker in workers {
