@@ -11,7 +11,8 @@ final class BatchCallerChunks {
         self.database = database
         self.batch = batch
         entryMemory = ScratchMemory(
-            count: Swift.min(batch.coordinates.count, SpatialOrder.chunkSize), hugePages: false)
+            count: Swift.min(batch.coordinates.count, SpatialOrder.chunkSize), hugePages: false,
+            pool: database.scratchPool)
     }
 
     /// Answers chunk `chunk` and hands each answer to `body` as it is made.

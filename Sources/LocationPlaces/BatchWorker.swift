@@ -28,10 +28,9 @@ final class BatchWorker: @unchecked Sendable {
     private let ready = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
     private let cancelled = Atomic<Bool>(false)
-    /// Mapped, not allocated: the allocator would keep them in its heap after the batch (`ScratchMemory`).
-    private let ring = ScratchMemory<PlaceDescription?>(
-        count: BatchWorker.slots * SpatialOrder.chunkSize, hugePages: false)
-    private let entryMemory = ScratchMemory<SpatialOrder.Entry>(count: SpatialOrder.chunkSize, hugePages: false)
+    /// From the database's pool, as the sort's words are (`ScratchMemory`).
+    private let ring: ScratchMemory<PlaceDescription?>
+    private let entryMemory: ScratchMemory<SpatialOrder.Entry>
     private var answers: UnsafeMutablePointer<PlaceDescription?> { ring.elements.baseAddress! }
     private var entries: UnsafeMutableBufferPointer<SpatialOrder.Entry> { entryMemory.elements }
     private var produced = 0
@@ -47,6 +46,8 @@ final class BatchWorker: @unchecked Sendable {
         self.batch = batch
         self.claims = claims
         self.anyReady = anyReady
+        ring = ScratchMemory(count: Self.slots * SpatialOrder.chunkSize, hugePages: false, pool: database.scratchPool)
+        entryMemory = ScratchMemory(count: SpatialOrder.chunkSize, hugePages: false, pool: database.scratchPool)
         for _ in 0..<Self.slots { free.signal() }
     }
 

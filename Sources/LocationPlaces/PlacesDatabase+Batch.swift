@@ -13,7 +13,8 @@ extension PlacesDatabase {
     /// `coordinates` — in spatial order, not index order. `nil` for coordinates that are not finite or
     /// out of range, as one call answers. Beyond the answers, it needs 16 bytes a point while it runs
     /// (and a copy of the coordinates when the collection does not store them contiguously), and ~1.2 MB for
-    /// each thread beyond the caller's.
+    /// each thread beyond the caller's; the database keeps that memory for its next batch (at most 64 MiB,
+    /// `ScratchPool`), where it need not be faulted in again.
     ///
     /// `threads`: at most this many threads answer (the caller's among them; 1 answers on the caller's
     /// alone). The sort is split over them, and they take the sorted points' chunks (16,384 points) as each
@@ -50,7 +51,7 @@ extension PlacesDatabase {
         _ body: (_ index: Int, _ place: PlaceDescription?) throws -> Void
     ) rethrows {
         guard !coordinates.isEmpty else { return }
-        let order = SpatialOrder.sortedKeys(of: coordinates, threads: threads)
+        let order = SpatialOrder.sortedKeys(of: coordinates, threads: threads, pool: scratchPool)
         try withExtendedLifetime(order) {
             let batch = SortedBatch(coordinates: coordinates, sorted: order.elements, firstIndex: firstIndex)
             let chunkCount = batch.chunkCount

@@ -26,6 +26,8 @@ public final class PlacesDatabase: Sendable {
     let seaAnswers: [PlaceDescription.Storage]
     /// The strings of a land answer with no locality, per country (built at open).
     let countryAnswers: [PlaceDescription.Storage]
+    /// The working memory batches give back for the next batch (`ScratchPool`).
+    let scratchPool = ScratchPool()
 
     private static let logger = Logger(label: "corelocation.places")
 

@@ -40,11 +40,12 @@ enum SpatialOrder {
     /// The sort moves 8-byte words (key and offset); the coordinates are gathered in the sorted order
     /// afterwards, a chunk at a time (`SortedBatch.gather`).
     static func sortedKeys(
-        of coordinates: UnsafeBufferPointer<(latitude: Double, longitude: Double)>, threads: Int = 1
+        of coordinates: UnsafeBufferPointer<(latitude: Double, longitude: Double)>, threads: Int = 1,
+        pool: ScratchPool? = nil
     ) -> ScratchMemory<UInt64> {
         let count = coordinates.count
         precondition(count <= 1 << offsetBits, "at most 2,147,483,648 points a batch")
-        var keys = ScratchMemory<UInt64>(count: count)
+        var keys = ScratchMemory<UInt64>(count: count, pool: pool)
         let parts = Swift.max(1, Swift.min(threads, count / minimumPart))
         let words = Shared(keys.elements)
         inParallel(parts) { part in
@@ -54,8 +55,8 @@ enum SpatialOrder {
                     | UInt64(offset)
             }
         }
-        // The sort's second buffer, gone before the answers take memory of their own.
-        var scratch = ScratchMemory<UInt64>(count: count)
+        // The sort's second buffer, back in the pool (or the system's) before the answers take memory of their own.
+        var scratch = ScratchMemory<UInt64>(count: count, pool: pool)
         radixSortByKey(&keys, scratch: &scratch, parts: parts)
         return keys
     }
