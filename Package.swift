@@ -190,7 +190,7 @@ let package = Package(
         .executableTarget(name: "corelocation-bench", dependencies: [
             "CLinuxEpoll", "SeededRandom", "LocationProtocol", "LocationGeodesy", "LocationNMEA", "LocationCore",
             "LocationEngine", "LocationAccess", "LocationWire", "LocationPlaces", "LocationGeofencing",
-            "LocationApproximation", "LocationPolicy", "LocationGeomagnetism",
+            "LocationApproximation", "LocationPolicy", "LocationGeomagnetism", "LocationDaemonClient",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),

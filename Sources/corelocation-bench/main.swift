@@ -27,6 +27,7 @@ import SeededRandom
 // or:    corelocation-bench magnetic [POINTS] [--points N] [--repeat R] [--out FILE]   (see MagneticBench.swift)
 // or:    corelocation-bench visits GEOLIFE_DATA_DIR [--accuracy M] [--radius M] [--intervals M,F,C,S]   (see VisitsBench.swift)
 // or:    corelocation-bench beacons   (the beacon ranger's smoothings compared, see BeaconsBench.swift)
+// or:    corelocation-bench settings-latency --socket PATH [--changes N]   (see SettingsLatency.swift)
 
 struct Options {
     var count = 2_000_000
@@ -119,6 +120,9 @@ if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "visits" {
 }
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "beacons" {
     runBeaconsBenchmark(Array(CommandLine.arguments.dropFirst(2)))
+}
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "settings-latency" {
+    runSettingsLatency(Array(CommandLine.arguments.dropFirst(2)))
 }
 
 let options = Options(CommandLine.arguments)
