@@ -32,26 +32,20 @@ struct LocationdClientsOptions {
     var io = "epoll"
 
     init(_ arguments: [String]) {
-        var it = arguments.makeIterator()
-        while let flag = it.next() {
-            guard let value = it.next() else { Self.usage("missing value for \(flag)") }
+        func positive(_ value: String, _ flag: String) -> Int { wholeNumber(value, flag, minimum: 1, usage: Self.usage) }
+        for (flag, value) in flagPairs(arguments, usage: Self.usage) {
             switch flag {
             case "--socket": socketPath = value
-            case "--clients": clients = Self.positive(value, flag)
-            case "--seconds": seconds = Self.positive(value, flag)
+            case "--clients": clients = positive(value, flag)
+            case "--seconds": seconds = positive(value, flag)
             case "--out": outputPath = value
-            case "--threads": threads = Self.positive(value, flag)
-            case "--connect-batch": connectBatch = Self.positive(value, flag)
+            case "--threads": threads = positive(value, flag)
+            case "--connect-batch": connectBatch = positive(value, flag)
             case "--io" where value == "nio" || value == "epoll": io = value
             default: Self.usage("unknown option \(flag)")
             }
         }
         if socketPath.isEmpty || outputPath.isEmpty { Self.usage("--socket and --out are required") }
-    }
-
-    static func positive(_ value: String, _ flag: String) -> Int {
-        guard let number = Int(value), number > 0 else { usage("bad value \(value) for \(flag)") }
-        return number
     }
 
     static func usage(_ message: String) -> Never {

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import LocationDaemonClient
 import LocationProtocol
@@ -23,22 +18,15 @@ struct SettingsLatencyOptions {
     var warmup = 10
 
     init(_ arguments: [String]) {
-        var it = arguments.makeIterator()
-        while let flag = it.next() {
-            guard let value = it.next() else { Self.usage("missing value for \(flag)") }
+        for (flag, value) in flagPairs(arguments, usage: Self.usage) {
             switch flag {
             case "--socket": socketPath = value
-            case "--changes": changes = Self.count(value, flag, minimum: 1)
-            case "--warmup": warmup = Self.count(value, flag, minimum: 0)
+            case "--changes": changes = wholeNumber(value, flag, minimum: 1, usage: Self.usage)
+            case "--warmup": warmup = wholeNumber(value, flag, minimum: 0, usage: Self.usage)
             default: Self.usage("unknown option \(flag)")
             }
         }
         if socketPath.isEmpty { Self.usage("--socket is required") }
-    }
-
-    static func count(_ value: String, _ flag: String, minimum: Int) -> Int {
-        guard let number = Int(value), number >= minimum else { usage("bad value \(value) for \(flag)") }
-        return number
     }
 
     static func usage(_ message: String) -> Never {
