@@ -42,46 +42,9 @@ for tool in gpsd gpspipe; do
 done
 GPSD="$(command -v gpsd || echo /usr/sbin/gpsd)"
 
-# One product per build: `swift build` keeps only the last of several --product options.
-for product in locationd corelocation-bench locationctl; do
-    swift build -c release --product "$product" >&2
-done
-BIN="$(swift build -c release --show-bin-path)"
-
-# Short: a Unix socket path must fit in 107 bytes.
-WORK="$(mktemp -d /tmp/cl-bench-XXXXXX)"
-PIDS=()
-cleanup() {
-    local pid
-    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-    for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
-    PIDS=()
-    if [ "${KEEP:-0}" = 1 ]; then echo "bench-locationd: kept $WORK" >&2; else rm -rf "$WORK"; fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-# Stops the processes of one run (by pid) and forgets them.
-stop_run() {
-    local pid
-    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-    for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
-    PIDS=()
-}
-
-# wait_for DESCRIPTION SECONDS COMMAND…: polls COMMAND every 0.1 s until it succeeds or time is up.
-wait_for() {
-    local what="$1" limit="$2"
-    shift 2
-    local deadline=$((SECONDS + limit))
-    until "$@"; do
-        if [ "$SECONDS" -ge "$deadline" ]; then
-            echo "bench-locationd: timed out after ${limit} s waiting for $what" >&2
-            return 1
-        fi
-        sleep 0.1
-    done
-}
+source scripts/lib/processes.sh
+build_release locationd corelocation-bench locationctl
+start_work cl-bench
 
 # start_feeder DIR: the 10 Hz receiver; sets FEED_PORT.
 start_feeder() {

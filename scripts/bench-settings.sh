@@ -18,38 +18,19 @@ cd "$(dirname "$0")/.."
 CHANGES="${1:-400}"
 LOAD="${LOAD:-0}"
 
-# One product per build: `swift build` keeps only the last of several --product options.
-for product in locationd corelocation-bench locationctl; do
-    swift build -c release --product "$product" >&2
-done
-BIN="$(swift build -c release --show-bin-path)"
-
-# Short: a Unix socket path must fit in 107 bytes.
-WORK="$(mktemp -d /tmp/cl-bench-XXXXXX)"
-PIDS=()
-cleanup() {
-    local pid
-    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-    for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
-    if [ "${KEEP:-0}" = 1 ]; then echo "bench-settings: kept $WORK" >&2; else rm -rf "$WORK"; fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+source scripts/lib/processes.sh
+build_release locationd corelocation-bench locationctl
+start_work cl-bench
 
 mkdir -p "$WORK/state"
 "$BIN/locationctl" grant "$BIN/corelocation-bench" --state-dir "$WORK/state" >/dev/null
 "$BIN/locationd" --socket "$WORK/d.sock" --state-dir "$WORK/state" --source sim:city-drive \
     >"$WORK/daemon.log" 2>&1 &
 PIDS+=($!)
-deadline=$((SECONDS + 20))
-until [ -S "$WORK/d.sock" ]; do
-    if [ "$SECONDS" -ge "$deadline" ]; then
-        echo "bench-settings: locationd did not start:" >&2
-        cat "$WORK/daemon.log" >&2
-        exit 1
-    fi
-    sleep 0.1
-done
+if ! wait_for "locationd's socket" 20 test -S "$WORK/d.sock"; then
+    cat "$WORK/daemon.log" >&2
+    exit 1
+fi
 
 for _ in $(seq 1 "$LOAD"); do
     (while :; do :; done) &

@@ -21,45 +21,13 @@ if ! command -v python3 >/dev/null 2>&1; then
     exit 1
 fi
 
+source scripts/lib/processes.sh
 if [ -n "${BIN_DIR:-}" ]; then
     BIN="$BIN_DIR"
 else
-    # One product per build: `swift build` keeps only the last of several --product options.
-    for product in locationctl locationd corelocation-bench; do
-        swift build -c release --product "$product" >&2
-    done
-    BIN="$(swift build -c release --show-bin-path)"
+    build_release locationctl locationd corelocation-bench
 fi
-
-# Short: a Unix socket path must fit in 107 bytes.
-WORK="$(mktemp -d /tmp/cl-flood-XXXXXX)"
-PIDS=()
-stop_run() {
-    local pid
-    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-    for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
-    PIDS=()
-}
-cleanup() {
-    stop_run
-    if [ "${KEEP:-0}" = 1 ]; then echo "flood-sources: kept $WORK" >&2; else rm -rf "$WORK"; fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-# wait_for DESCRIPTION SECONDS COMMAND…: polls COMMAND every 0.1 s until it succeeds or time is up.
-wait_for() {
-    local what="$1" limit="$2"
-    shift 2
-    local deadline=$((SECONDS + limit))
-    until "$@"; do
-        if [ "$SECONDS" -ge "$deadline" ]; then
-            echo "flood-sources: timed out after ${limit} s waiting for $what" >&2
-            return 1
-        fi
-        sleep 0.1
-    done
-}
+start_work cl-flood
 
 # start_peer DIR PROTOCOL FLOOD: the flooding peer for DURATION (+ a margin); sets PEER_PORT.
 start_peer() {
