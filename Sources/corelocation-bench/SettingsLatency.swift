@@ -49,7 +49,7 @@ private final class AuthorizationInbox: Sendable {
     }
 
     /// When `authorization` arrived, waiting up to `timeout` for it; earlier arrivals are dropped.
-    func await(_ authorization: EffectiveAuthorization, timeout: TimeInterval) -> ContinuousClock.Instant? {
+    func waitFor(_ authorization: EffectiveAuthorization, timeout: TimeInterval) -> ContinuousClock.Instant? {
         let deadline = DispatchTime.now() + timeout
         while true {
             let found = received.withLock { list -> ContinuousClock.Instant? in
@@ -88,7 +88,7 @@ func runSettingsLatency(_ arguments: [String]) -> Never {
             exit(1)
         }
         let done = ContinuousClock.now
-        guard let arrived = inbox.await(revoking ? revoked : granted, timeout: 10) else {
+        guard let arrived = inbox.waitFor(revoking ? revoked : granted, timeout: 10) else {
             print("corelocation-bench: change \(index) (\(revoking ? "revoke" : "grant")) never reached the app "
                   + "(is the daemon running with this user's store, and was \(app) granted?)")
             exit(1)
